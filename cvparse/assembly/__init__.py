@@ -1,0 +1,1 @@
+"""Assemblers: turn the inventory and connectors into each family's document."""

@@ -1,0 +1,1 @@
+"""Exporters: documents and parse results to files people and tools read."""

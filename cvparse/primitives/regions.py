@@ -1,0 +1,115 @@
+"""Enclosed paper regions: the insides of closed borders, the seeds of every shape.
+
+A closed border (box, diamond, ellipse, class box...) cuts the paper into an inside and an
+outside.  Connected areas of non-ink that do not reach the image border are therefore
+candidate shape interiors; text inside them shows up as holes, which are filled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class Region:
+    """One enclosed area of paper, as a filled mask cropped to its bounding box."""
+
+    bbox: tuple[int, int, int, int]
+    """``x1, y1, x2, y2`` (exclusive ends) of the filled region."""
+    filled: np.ndarray
+    """Boolean mask of the region with its holes filled, cropped to ``bbox``."""
+    paper_area: int
+    """Pixels of the region itself (holes excluded)."""
+    contour: np.ndarray
+    """External contour, ``N x 2`` image coordinates."""
+
+    @property
+    def area(self) -> int:
+        return int(self.filled.sum())
+
+    @property
+    def width(self) -> int:
+        return self.bbox[2] - self.bbox[0]
+
+    @property
+    def height(self) -> int:
+        return self.bbox[3] - self.bbox[1]
+
+    def full_mask(self, shape: tuple[int, int]) -> np.ndarray:
+        """The filled mask placed in an image-sized boolean array."""
+        m = np.zeros(shape, dtype=bool)
+        x1, y1, x2, y2 = self.bbox
+        m[y1:y2, x1:x2] = self.filled
+        return m
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill every hole of a boolean mask (drawn from its external contours)."""
+    m = mask.astype(np.uint8)
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = np.zeros_like(m)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out.astype(bool)
+
+
+def enclosed_regions(ink: np.ndarray, min_area: float) -> list[Region]:
+    """All non-ink areas not connected to the image border, of at least ``min_area`` pixels."""
+    free = (~ink).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    h, w = ink.shape
+    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    outside = set(int(v) for v in border)
+    regions: list[Region] = []
+    for i in range(1, n):
+        if i in outside or stats[i, cv2.CC_STAT_AREA] < min_area * 0.3:
+            continue
+        x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+        rw, rh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        crop = labels[y:y + rh, x:x + rw] == i
+        filled = fill_holes(crop)
+        if filled.sum() < min_area:
+            continue
+        contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_NONE)
+        contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([x, y])
+        regions.append(Region(bbox=(int(x), int(y), int(x + rw), int(y + rh)), filled=filled,
+                              paper_area=int(stats[i, cv2.CC_STAT_AREA]), contour=contour))
+    return regions
+
+
+def grow_region(region: Region, rgb: np.ndarray, colour: tuple[int, int, int], steps: int,
+                tolerance: float) -> Region:
+    """Grow a region into adjacent pixels of its own colour, at most ``steps`` pixels.
+
+    A median-based paper map rounds the corners of filled areas; growing back into
+    pixels of the fill colour restores square corners exactly, while the border ink
+    (unlike the fill) stops the growth.
+    """
+    h, w = rgb.shape[:2]
+    x1, y1, x2, y2 = region.bbox
+    gx1, gy1, gx2, gy2 = max(0, x1 - steps), max(0, y1 - steps), min(w, x2 + steps), \
+        min(h, y2 + steps)
+    crop = rgb[gy1:gy2, gx1:gx2].astype(np.float32)
+    similar = (np.sqrt(((crop - np.asarray(colour, np.float32)) ** 2).sum(-1))
+               < tolerance).astype(np.uint8)
+    grown = np.zeros((gy2 - gy1, gx2 - gx1), np.uint8)
+    grown[y1 - gy1:y2 - gy1, x1 - gx1:x2 - gx1] = region.filled
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    for _ in range(steps):
+        nxt = cv2.dilate(grown, kernel) & (similar | grown)
+        if np.array_equal(nxt, grown):
+            break
+        grown = nxt
+    filled = fill_holes(grown.astype(bool))
+    ys, xs = np.nonzero(filled)
+    bx1, by1, bx2, by2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    filled = filled[by1:by2, bx1:bx2]
+    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([gx1 + bx1,
+                                                                             gy1 + by1])
+    return Region(bbox=(int(gx1 + bx1), int(gy1 + by1), int(gx1 + bx2), int(gy1 + by2)),
+                  filled=filled, paper_area=region.paper_area, contour=contour)
