@@ -11,7 +11,7 @@ from .assembly.graph import assemble_graph
 from .connectors.attach import attach_ends
 from .connectors.elements import Connector
 from .connectors.markers import classify_ends
-from .connectors.trace import connector_mask, trace_connectors
+from .connectors.trace import connector_mask, marker_mask, trace_connectors
 from .image import load_image
 from .model import Document
 from .primitives.elements import Inventory
@@ -50,7 +50,7 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto") -> ParseResult:
     t0 = time.perf_counter()
     mask = connector_mask(inv)
     connectors = trace_connectors(inv, mask)
-    classify_ends(connectors, mask, inv.scale.stroke)
+    classify_ends(connectors, marker_mask(inv), inv.scale.stroke)
     attach_ends(inv, connectors)
     t["trace"] = time.perf_counter() - t0
     t0 = time.perf_counter()

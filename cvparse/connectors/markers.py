@@ -14,8 +14,12 @@ from scipy import ndimage
 
 from .elements import Connector
 
-ARROW_RATIO = 1.8
-"""An end whose ink is this many times wider than its line carries a filled arrowhead."""
+ARROW_MIN = 1.6
+"""An arrowhead's half-width is at least this many strokes (a line's is about half one)."""
+ARROW_SURE = 2.0
+"""Above this many strokes both ends are heads even when one is wider than the other."""
+ARROW_DOMINANCE = 1.2
+"""Below ``ARROW_SURE``, only the clearly wider end (by this factor) is a head."""
 
 
 def ownership(mask: np.ndarray, connectors: list[Connector]) -> np.ndarray:
@@ -30,30 +34,16 @@ def ownership(mask: np.ndarray, connectors: list[Connector]) -> np.ndarray:
     return drawn[iy, ix]
 
 
-def _line_halfwidth(conn: Connector, dist: np.ndarray) -> float:
+def end_halfwidth(conn: Connector, index: int, end: int, dist: np.ndarray,
+                  owner: np.ndarray, stroke: float) -> float:
+    """Widest ink (half-width, pixels) of this connector within a few strokes of one end."""
     h, w = dist.shape
-    xs = np.clip(conn.points[:, 0].round().astype(int), 0, w - 1)
-    ys = np.clip(conn.points[:, 1].round().astype(int), 0, h - 1)
-    values = dist[ys, xs]
-    n = len(values)
-    body = values[n // 4: max(n // 4 + 1, 3 * n // 4)]
-    body = body[body > 0]
-    if body.size == 0:
-        body = values[values > 0]
-    return max(float(np.median(body)) if body.size else 0.5, 0.5)
-
-
-def end_width_ratio(conn: Connector, index: int, end: int, dist: np.ndarray,
-                    owner: np.ndarray, stroke: float) -> float:
-    """Widest ink of this connector around one end, over the line's own half-width."""
-    h, w = dist.shape
-    line = _line_halfwidth(conn, dist)
     r = int(round(2 * stroke + 4))
     ex, ey = conn.ends[end].point
     x1, x2 = max(0, int(ex) - r), min(w, int(ex) + r + 1)
     y1, y2 = max(0, int(ey) - r), min(h, int(ey) + r + 1)
     window = np.where(owner[y1:y2, x1:x2] == index + 1, dist[y1:y2, x1:x2], 0)
-    return float(window.max()) / line if window.size else 0.0
+    return float(window.max()) if window.size else 0.0
 
 
 def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float) -> None:
@@ -61,6 +51,8 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float) 
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     owner = ownership(mask, connectors)
     for i, c in enumerate(connectors):
+        widths = [end_halfwidth(c, i, e, dist, owner, stroke) / stroke for e in (0, 1)]
         for e in (0, 1):
-            ratio = end_width_ratio(c, i, e, dist, owner, stroke)
-            c.ends[e].marker = "arrow" if ratio >= ARROW_RATIO else "none"
+            mine, other = widths[e], widths[1 - e]
+            head = mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
+            c.ends[e].marker = "arrow" if head else "none"

@@ -20,16 +20,12 @@ from ._walk import walk_skeleton
 from .elements import Connector, End
 
 
-def connector_mask(inv: Inventory) -> np.ndarray:
-    """Ink that is not a shape (border, inside) nor text: the connectors and their heads."""
-    mask = inv.ink.copy()
-    if inv.text_mask is not None:
-        mask &= ~inv.text_mask
-    pad = int(round(inv.scale.stroke)) + 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
+def _remove_shapes(mask: np.ndarray, inv: Inventory, pad: int, outer: bool) -> np.ndarray:
+    """``mask`` without every shape's area (outer or inner border), grown by ``pad``."""
     h, w = mask.shape
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
     for s in inv.shapes:
-        r = s.outer
+        r = s.outer if outer else s.interior
         x1, y1, x2, y2 = r.bbox
         grown = cv2.dilate(np.pad(r.filled, pad).astype(np.uint8), kernel).astype(bool)
         gx1, gy1 = x1 - pad, y1 - pad
@@ -40,6 +36,22 @@ def connector_mask(inv: Inventory) -> np.ndarray:
         x1, y1, x2, y2 = t.bbox
         mask[y1:y2, x1:x2] = False
     return mask
+
+
+def connector_mask(inv: Inventory) -> np.ndarray:
+    """Ink that is not a shape (border, inside) nor text: the connectors and their heads."""
+    mask = inv.ink.copy()
+    if inv.text_mask is not None:
+        mask &= ~inv.text_mask
+    return _remove_shapes(mask, inv, int(round(inv.scale.stroke)) + 2, outer=True)
+
+
+def marker_mask(inv: Inventory) -> np.ndarray:
+    """Ink outside shape interiors, borders kept: arrowheads that overlap a border stay whole."""
+    mask = inv.ink.copy()
+    if inv.text_mask is not None:
+        mask &= ~inv.text_mask
+    return _remove_shapes(mask, inv, 0, outer=False)
 
 
 @dataclass
@@ -255,7 +267,7 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     out = []
     for line, n_gaps in zip(lines, gaps):
         length = _length(line)
-        if length < max(2 * stroke + 4, 0.5 * inv.scale.text_height):
+        if length < max(3 * stroke + 4, 0.8 * inv.scale.text_height):
             continue
         xs = np.clip(line[:, 0].astype(int), 0, mask.shape[1] - 1)
         ys = np.clip(line[:, 1].astype(int), 0, mask.shape[0] - 1)
