@@ -1,33 +1,41 @@
 """Parse many images: collect inputs, run worker processes, write outputs and a report.
 
 Outputs go to ``--out`` as ``<stem>.<ext>`` with one ``report.jsonl`` line per input
-(``{"file", "ok", "seconds", "error"}``); a rerun skips images whose output already exists
-(resume).  Failures are recorded and skipped, never fatal to the batch.
+(``{"file", "ok", "seconds", "error"}``); a rerun skips images whose outputs already exist
+(resume).  Failures are recorded and skipped, never fatal to the batch; Ctrl-C stops the
+batch with the report of everything finished so far on disk.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from .image import IMAGE_SUFFIXES, ImageError
+from .model import Document
 
 FORMAT_EXT = {"json": ".json", "mermaid": ".mmd", "plantuml": ".puml", "sql": ".sql",
               "dot": ".dot", "graphml": ".graphml", "drawio": ".drawio"}
+OVERLAY_SUFFIX = ".overlay.png"
+REPORT_NAME = "report.jsonl"
+EMPTY_WARNING = "no diagram elements found"
 
 
 class InputError(ValueError):
-    """A command-line input path cannot be used (missing, or a folder without images)."""
+    """A command-line input path cannot be used (a folder without images)."""
 
 
 @dataclass
 class Outcome:
-    """What happened to one input image."""
+    """What happened to one input image; ``text`` is the rendered document when ``ok``."""
 
     file: str
     ok: bool
@@ -36,22 +44,71 @@ class Outcome:
     text: str = ""
     warnings: tuple[str, ...] = ()
 
+    def report_line(self) -> dict:
+        return {"file": self.file, "ok": self.ok, "seconds": round(self.seconds, 4),
+                "error": self.error or None}
+
+
+@dataclass
+class BatchSummary:
+    """The outcomes of the images parsed in this run, plus what was skipped or stopped."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    skipped: int = 0
+    total: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def parsed(self) -> int:
+        return sum(o.ok for o in self.outcomes)
+
+    @property
+    def failed(self) -> int:
+        return sum(not o.ok for o in self.outcomes)
+
+    def line(self, report: Path) -> str:
+        """The one-line summary printed at the end of a batch."""
+        secs = [o.seconds for o in self.outcomes]
+        mean = sum(secs) / len(secs) if secs else 0.0
+        return (f"parsed {self.parsed}, failed {self.failed}, skipped {self.skipped} "
+                f"(already done); {mean:.2f} s/image, {self.seconds:.1f} s total; "
+                f"report {report}")
+
 
 def collect_images(paths: list[str]) -> list[Path]:
-    """Expand files and folders into the list of image files to parse, in a stable order."""
+    """Expand files and folders into the image files to parse, in a stable order.
+
+    Files are taken as given (a bad one fails later with its own reason); folders
+    contribute their image files, not recursively, leaving out our own overlays.  A path
+    named twice is parsed once.
+    """
     out: list[Path] = []
+    seen: set[Path] = set()
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(f for f in p.iterdir()
-                           if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES
-                           and not f.name.endswith(".overlay.png"))
+            try:
+                found = sorted(f for f in p.iterdir()
+                               if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES
+                               and not f.name.lower().endswith(OVERLAY_SUFFIX))
+            except OSError as exc:
+                raise InputError(f"{p}: cannot list directory: {exc.strerror or exc}") from None
             if not found:
                 raise InputError(f"{p}: directory contains no images "
                                  f"({', '.join(IMAGE_SUFFIXES)})")
-            out.extend(found)
         else:
-            out.append(p)
+            found = [p]
+        for f in found:
+            key = f.resolve() if f.exists() else f
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
     return out
+
+
+def is_empty(doc: Document) -> bool:
+    """True when a document holds no diagram elements (no nodes, entities or classes)."""
+    return not any(getattr(doc, name, None) for name in ("nodes", "entities", "classes"))
 
 
 def render(result, fmt: str) -> str:
@@ -62,94 +119,225 @@ def render(result, fmt: str) -> str:
 
 
 def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None) -> Outcome:
-    """Parse one image and render it; every failure becomes an ``Outcome`` with a reason."""
-    from .pipeline import parse
+    """Parse one image and render it; every failure becomes an ``Outcome`` with a reason.
 
+    Warnings raised while parsing are collected into the outcome, plus
+    ``EMPTY_WARNING`` when the document is empty (a photo, noise, a blank page).
+    A failed overlay is a warning, not a failure: the document is still good.
+    """
     t0 = time.perf_counter()
+    notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
+            from .pipeline import parse
+
             result = parse(path, kind=kind)
             text = render(result, fmt)
-            if overlay_path:
-                from .export.overlay import draw_overlay
-                import cv2
-
-                img = draw_overlay(result.image, result.inventory, result.connectors)
-                cv2.imwrite(overlay_path, img[:, :, ::-1])
-        except ImageError as exc:
-            return Outcome(path, False, time.perf_counter() - t0, str(exc))
-        except (ValueError, NotImplementedError) as exc:
-            return Outcome(path, False, time.perf_counter() - t0, str(exc))
+        except (ImageError, ValueError, NotImplementedError) as exc:
+            return Outcome(path, False, time.perf_counter() - t0, _one_line(exc))
         except Exception as exc:  # noqa: BLE001 - one bad image must not stop a batch
             return Outcome(path, False, time.perf_counter() - t0,
-                           f"internal error: {type(exc).__name__}: {exc}")
-    msgs = tuple(str(w.message) for w in caught)
-    return Outcome(path, True, time.perf_counter() - t0, text=text, warnings=msgs)
+                           f"internal error: {type(exc).__name__}: {_one_line(exc)}")
+        if is_empty(result.document):
+            notes.append(EMPTY_WARNING)
+        if overlay_path:
+            try:
+                _write_overlay(result, Path(overlay_path))
+            except Exception as exc:  # noqa: BLE001 - the document is still good
+                notes.append(f"overlay not written: {type(exc).__name__}: {_one_line(exc)}")
+    msgs = [_one_line(w.message) for w in caught] + notes
+    return Outcome(path, True, time.perf_counter() - t0, text=text,
+                   warnings=tuple(dict.fromkeys(msgs)))
 
 
-def _progress(done: int, total: int, failed: int, started: float, stream) -> None:
-    if not stream.isatty() and done not in (total,) and done % 25:
-        return
-    rate = (time.perf_counter() - started) / max(done, 1)
-    stream.write(f"\r[{done}/{total}] failed {failed}, {rate:.2f} s/image, "
-                 f"eta {rate * (total - done):.0f} s ")
-    if done == total or not stream.isatty():
-        stream.write("\n")
-    stream.flush()
+def _write_overlay(result, path: Path) -> None:
+    from PIL import Image
+
+    from .export.overlay import draw_overlay
+
+    img = draw_overlay(result.image, result.inventory, result.connectors)
+    tmp = path.with_name(path.name + ".part")
+    Image.fromarray(img).save(tmp, format="PNG")
+    os.replace(tmp, path)
+
+
+def _one_line(msg) -> str:
+    return " ".join(str(msg).split()) or "unknown error"
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write atomically, so an interrupted run never leaves a half file that resume trusts."""
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _outputs(img: Path, out_dir: Path, ext: str, overlay: bool) -> list[Path]:
+    paths = [out_dir / (img.stem + ext)]
+    if overlay:
+        paths.append(out_dir / (img.stem + OVERLAY_SUFFIX))
+    return paths
+
+
+def _done(img: Path, out_dir: Path, ext: str, overlay: bool) -> bool:
+    return all(p.is_file() and p.stat().st_size > 0
+               for p in _outputs(img, out_dir, ext, overlay))
+
+
+def _start_report(report: Path, redo: set[str], skipped: list[Path]) -> TextIO:
+    """Open the report for appending after dropping the lines this run will redo.
+
+    Lines are keyed by the image stem (outputs are too); lines of other images from
+    earlier runs are kept, and a skipped image with no line gets one (``seconds`` null).
+    """
+    kept: list[str] = []
+    have: set[str] = set()
+    if report.is_file():
+        for raw in report.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                stem = Path(json.loads(raw)["file"]).stem
+            except (ValueError, KeyError, TypeError):
+                continue
+            if stem not in redo:
+                kept.append(raw)
+                have.add(stem)
+    for img in skipped:
+        if img.stem not in have:
+            kept.append(json.dumps({"file": str(img), "ok": True, "seconds": None,
+                                    "error": None}))
+    _write_text(report, "".join(line + "\n" for line in kept))
+    return report.open("a", encoding="utf-8")
+
+
+class _Progress:
+    """A progress bar on a terminal; on a pipe or file, a line every tenth of the work."""
+
+    def __init__(self, total: int, stream: TextIO):
+        self.total, self.stream = total, stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.started = time.perf_counter()
+        self.every = max(1, total // 10)
+
+    def message(self, text: str) -> None:
+        """A full line (error or warning) that does not collide with the bar."""
+        self.stream.write(("\r\033[K" if self.tty else "") + text + "\n")
+
+    def update(self, done: int, failed: int) -> None:
+        if not self.tty and done % self.every and done != self.total:
+            return
+        rate = (time.perf_counter() - self.started) / max(done, 1)
+        eta = rate * (self.total - done)
+        if self.tty:
+            width = 24
+            fill = round(width * done / max(self.total, 1))
+            self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{self.total}"
+                              f"  failed {failed}  {rate:.2f} s/image  eta {eta:.0f} s\033[K")
+            if done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"progress: {done}/{self.total} done, failed {failed}, "
+                              f"{rate:.2f} s/image, eta {eta:.0f} s\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel queued work and end running workers now (used on Ctrl-C)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    # ProcessPoolExecutor has no public terminate before Python 3.14.
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
 
 
 def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int = 1,
-              overlay: bool = False, resume: bool = True, stream=sys.stderr) -> list[Outcome]:
-    """Parse ``images`` into ``out_dir`` with ``jobs`` worker processes; returns outcomes."""
+              overlay: bool = False, resume: bool = True,
+              stream: TextIO | None = None) -> BatchSummary:
+    """Parse ``images`` into ``out_dir`` with ``jobs`` worker processes.
+
+    Each finished image is written and its report line flushed at once, so an
+    interrupted or killed run loses nothing and a rerun resumes.  Error and warning lines
+    and progress go to ``stream`` (standard error).  Raises ``OSError``
+    only when ``out_dir`` or the report cannot be written.
+    """
+    stream = stream or sys.stderr
+    started = time.perf_counter()
     out_dir.mkdir(parents=True, exist_ok=True)
     ext = FORMAT_EXT[fmt]
-    todo, outcomes = [], []
+    summary = BatchSummary(total=len(images))
+    todo: list[Path] = []
+    clashes: list[Outcome] = []
+    skipped: list[Path] = []
+    stems: dict[str, Path] = {}
     for img in images:
-        target = out_dir / (img.stem + ext)
-        if resume and target.exists() and target.stat().st_size > 0:
+        if img.stem in stems:
+            clashes.append(Outcome(str(img), False, 0.0,
+                                   f"same name as {stems[img.stem]}: outputs "
+                                   f"'{img.stem}{ext}' would collide; rename one"))
             continue
-        todo.append(img)
-    skipped = len(images) - len(todo)
+        stems[img.stem] = img
+        if resume and _done(img, out_dir, ext, overlay):
+            skipped.append(img)
+        else:
+            todo.append(img)
+    summary.skipped = len(skipped)
     if skipped:
-        stream.write(f"resume: {skipped} image(s) already done in {out_dir}, skipped\n")
-    report = (out_dir / "report.jsonl").open("a", encoding="utf-8")
-    started = time.perf_counter()
-    failed = 0
+        stream.write(f"resume: {len(skipped)} image(s) already done in {out_dir}, "
+                     "skipped (--no-resume to redo)\n")
+    report = _start_report(out_dir / REPORT_NAME, {p.stem for p in todo}, skipped)
+    progress = _Progress(len(todo) + len(clashes), stream)
 
     def record(o: Outcome) -> None:
-        nonlocal failed
         if o.ok:
-            (out_dir / (Path(o.file).stem + ext)).write_text(o.text, encoding="utf-8")
+            _write_text(out_dir / (Path(o.file).stem + ext), o.text)
         else:
-            failed += 1
-            stream.write(f"\ncvparse: error: {o.file}: {o.error}\n")
+            progress.message(f"cvparse: error: {o.file}: {o.error}")
         for w in o.warnings:
-            stream.write(f"\ncvparse: warning: {o.file}: {w}\n")
-        report.write(json.dumps({"file": o.file, "ok": o.ok, "seconds": round(o.seconds, 4),
-                                 "error": o.error or None}) + "\n")
+            progress.message(f"cvparse: warning: {o.file}: {w}")
+        report.write(json.dumps(o.report_line()) + "\n")
         report.flush()
-        outcomes.append(o)
-        _progress(len(outcomes), len(todo), failed, started, stream)
+        summary.outcomes.append(o)
+        progress.update(len(summary.outcomes), summary.failed)
+
+    def overlay_for(img: Path) -> str | None:
+        return str(out_dir / (img.stem + OVERLAY_SUFFIX)) if overlay else None
 
     try:
-        if jobs <= 1:
+        for o in clashes:
+            record(o)
+        if jobs <= 1 or len(todo) <= 1:
             for img in todo:
-                ov = str(out_dir / (img.stem + ".overlay.png")) if overlay else None
-                record(run_one(str(img), kind, fmt, ov))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futs = [pool.submit(run_one, str(img), kind, fmt,
-                                    str(out_dir / (img.stem + ".overlay.png")) if overlay
-                                    else None) for img in todo]
+                record(run_one(str(img), kind, fmt, overlay_for(img)))
+        elif todo:
+            pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
+                                       initializer=_ignore_sigint)
+            try:
+                futs = {pool.submit(run_one, str(img), kind, fmt, overlay_for(img)): img
+                        for img in todo}
                 for fut in as_completed(futs):
-                    record(fut.result())
+                    try:
+                        o = fut.result()
+                    except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by OOM
+                        o = Outcome(str(futs[fut]), False, 0.0,
+                                    f"worker process failed: {type(exc).__name__}: "
+                                    f"{_one_line(exc)}")
+                    record(o)
+            except BaseException:
+                _stop_pool(pool)
+                raise
+            pool.shutdown()
+    except KeyboardInterrupt:
+        summary.interrupted = True
+        progress.close()
     finally:
         report.close()
-    ok = sum(o.ok for o in outcomes)
-    secs = [o.seconds for o in outcomes if o.ok]
-    mean = sum(secs) / len(secs) if secs else 0.0
-    stream.write(f"parsed {ok}, failed {len(outcomes) - ok}, skipped {skipped}; "
-                 f"{mean:.2f} s/image mean, {time.perf_counter() - started:.1f} s total; "
-                 f"report {out_dir / 'report.jsonl'}\n")
-    return outcomes
+        summary.seconds = time.perf_counter() - started
+    return summary

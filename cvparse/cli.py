@@ -3,36 +3,71 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from .batch import FORMAT_EXT, InputError, collect_images, run_batch, run_one
+from .batch import (FORMAT_EXT, OVERLAY_SUFFIX, REPORT_NAME, InputError, collect_images,
+                    run_batch, run_one)
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C, as shells report it (128 + SIGINT)."""
+
+
+def _error(msg: str) -> None:
+    print(f"cvparse: error: {msg}", file=sys.stderr)
 
 
 def _parse_cmd(args: argparse.Namespace) -> int:
+    """One file without ``--out``: document to stdout.  Otherwise a batch into ``--out``."""
     try:
         images = collect_images(args.paths)
     except InputError as exc:
-        print(f"cvparse: error: {exc}", file=sys.stderr)
+        _error(str(exc))
         return 2
-    single = len(images) == 1 and not Path(args.paths[0]).is_dir()
+    single = len(args.paths) == 1 and len(images) == 1 and not Path(args.paths[0]).is_dir()
     if single and not args.out:
-        overlay = args.overlay if isinstance(args.overlay, str) else (
-            str(Path(images[0]).with_suffix(".overlay.png")) if args.overlay else None)
-        o = run_one(str(images[0]), args.kind, args.format, overlay)
-        for w in o.warnings:
-            print(f"cvparse: warning: {o.file}: {w}", file=sys.stderr)
-        if not o.ok:
-            print(f"cvparse: error: {o.file}: {o.error}", file=sys.stderr)
-            return 1
-        sys.stdout.write(o.text)
-        if overlay:
-            print(f"overlay: {overlay}", file=sys.stderr)
-        return 0
+        return _parse_single(images[0], args)
     out = Path(args.out or "cvparse-out")
-    outcomes = run_batch(images, out, args.kind, args.format, jobs=args.jobs,
-                         overlay=bool(args.overlay), resume=not args.no_resume)
-    return 0 if all(o.ok for o in outcomes) else 1
+    try:
+        summary = run_batch(images, out, args.kind, args.format, jobs=args.jobs,
+                            overlay=args.overlay, resume=not args.no_resume)
+    except OSError as exc:
+        _error(f"{out}: cannot write output: {exc.strerror or exc}")
+        return 1
+    report = out / REPORT_NAME
+    if summary.interrupted:
+        print(f"cvparse: interrupted: {len(summary.outcomes)} of "
+              f"{summary.total - summary.skipped} image(s) done, report {report}; "
+              "run again to resume", file=sys.stderr)
+        return INTERRUPTED
+    print(summary.line(report), file=sys.stderr)
+    return 1 if summary.failed else 0
+
+
+def _parse_single(image: Path, args: argparse.Namespace) -> int:
+    overlay = str(image.with_name(image.stem + OVERLAY_SUFFIX)) if args.overlay else None
+    o = run_one(str(image), args.kind, args.format, overlay)
+    for w in o.warnings:
+        print(f"cvparse: warning: {o.file}: {w}", file=sys.stderr)
+    if not o.ok:
+        _error(f"{o.file}: {o.error}")
+        return 1
+    sys.stdout.write(o.text)
+    sys.stdout.flush()
+    if overlay and Path(overlay).is_file():
+        print(f"overlay: {overlay}", file=sys.stderr)
+    return 0
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,10 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="output format (json)")
     pp.add_argument("--out", help="output folder (batch mode; default ./cvparse-out "
                     "for several inputs)")
-    pp.add_argument("--overlay", nargs="?", const=True, default=False, metavar="PNG",
-                    help="also draw what was detected (to PNG for one file, else "
-                    "<stem>.overlay.png in --out)")
-    pp.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    pp.add_argument("--overlay", action="store_true",
+                    help="also draw what was detected, as <stem>.overlay.png in --out "
+                    "(next to the image for one file without --out)")
+    pp.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                    help="worker processes for a batch (1)")
     pp.add_argument("--no-resume", action="store_true",
                     help="reparse images whose output already exists in --out")
     pp.set_defaults(func=_parse_cmd)
@@ -68,7 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("cvparse: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as other command-line tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -22,6 +22,15 @@ def _direction(conn: Connector) -> tuple[int, int, bool] | None:
     return 0, 1, False
 
 
+def _leaves_node(conn: Connector, bbox, text_height: float) -> bool:
+    """True if a connector whose ends both touch one node really loops away from it."""
+    x1, y1, x2, y2 = bbox
+    px, py = conn.points[:, 0], conn.points[:, 1]
+    dx = np.maximum(np.maximum(x1 - px, px - x2), 0)
+    dy = np.maximum(np.maximum(y1 - py, py - y2), 0)
+    return float(np.hypot(dx, dy).max()) > 1.5 * text_height
+
+
 def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart"
                    ) -> Graph:
     """A graph document with one node per shape and one edge per connector joining two."""
@@ -39,6 +48,8 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
         a, b = c.ends[0].node, c.ends[1].node
         if a is None or b is None:
             dangling += 1
+            continue
+        if a == b and not _leaves_node(c, inv.shapes[a].bbox, inv.scale.text_height):
             continue
         src_end, dst_end, directed = _direction(c)
         style = c.style

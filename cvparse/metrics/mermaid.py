@@ -1,10 +1,10 @@
-"""Tolerant Mermaid flowchart reader and a writer, for the FlowLearn scorer and for export.
+"""Tolerant Mermaid flowchart reader, for the FlowLearn scorer.
 
 :func:`parse_mermaid` reads Mermaid ``flowchart``/``graph`` source into a :class:`MermaidChart`
 and never raises: a statement it cannot read is skipped.  :func:`read_answer` first finds the
 code inside raw model text (```mermaid fences, inline fences, a ``flowchart`` header inside
-prose).  :func:`write_mermaid` writes a :class:`~cvparse.model.Graph` in the FORMATS.md
-dialect so that ``parse_mermaid(write_mermaid(g))`` gives back its nodes and links.
+prose).  The writer is :func:`cvparse.export.mermaid.to_mermaid`; ``parse_mermaid`` reads
+back its output exactly (tests/metrics/test_mermaid.py).
 
 Tolerances beyond Mermaid's own grammar (all seen in VLM answers or the FlowLearn paper):
 en/em dashes in arrows (``–>`` = ``-->``), ``->`` and ``→`` as arrows, ``<--`` as a reversed
@@ -514,27 +514,7 @@ def parse_mermaid(source: str, strict: bool = False) -> MermaidChart:
     return _Parser(_FRONTMATTER.sub("", source), strict).run()
 
 
-# --- writing ---------------------------------------------------------------------------
-
-_WRITE_SHAPES = {
-    "rect": ("[", "]"), "round_rect": ("(", ")"), "stadium": ("([", "])"),
-    "diamond": ("{", "}"), "ellipse": ("((", "))"), "circle": ("((", "))"),
-    "hexagon": ("{{", "}}"), "parallelogram": ("[/", "/]"), "cylinder": ("[(", ")]"),
-    "other": (">", "]"),
-}
-_WRITE_LINKS = {
-    ("solid", "arrow"): "-->", ("solid", "open"): "---", ("solid", "both"): "<-->",
-    ("solid", "circle"): "--o", ("solid", "cross"): "--x",
-    ("bold", "arrow"): "==>", ("bold", "open"): "===", ("bold", "both"): "<==>",
-    ("bold", "circle"): "==o", ("bold", "cross"): "==x",
-    ("dotted", "arrow"): "-.->", ("dotted", "open"): "-.-", ("dotted", "both"): "<-.->",
-    ("dotted", "circle"): "-.-o", ("dotted", "cross"): "-.-x",
-}
-_SAFE_TEXT = re.compile(r"\w+(?:[-.,!?'/]\w+)*[.!?]?(?: \w+(?:[-.,!?'/]\w+)*[.!?]?)*")
-_SAFE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_RESERVED = {"end", "graph", "flowchart", "subgraph", "style", "class", "classDef", "click",
-             "linkStyle", "direction", "default", "callback", "call", "href", "o", "x"}
-
+# --- reading a Graph document as a chart ----------------------------------------------
 
 def _mermaid_style(style: str) -> str:
     return {"dashed": "dotted"}.get(style, style)
@@ -545,56 +525,3 @@ def _edge_kind(edge: Edge) -> str:
     if edge.directed:
         return marked if marked in ("circle", "cross") else "arrow"
     return "both" if marked == "both" else "open"
-
-
-def quote_text(text: str) -> str:
-    """``text`` as Mermaid writes it inside a shape or ``|...|``: bare if safe, else quoted.
-
-    Mermaid trims node and link texts, so leading/trailing whitespace does not survive.
-    """
-    if _SAFE_TEXT.fullmatch(text):
-        return text
-    if not text.strip():
-        return '" "'  # Mermaid rejects an empty string and trims this one to ""
-    esc = (text.replace("#", "#35;").replace('"', "#quot;").replace("<", "#lt;")
-           .replace(">", "#gt;").replace("`", "#96;").replace("\n", "<br>"))
-    return f'"{esc}"'
-
-
-def _mermaid_ids(node_ids: list[str]) -> dict[str, str]:
-    """Keep ids Mermaid accepts; give the others fresh ``n<k>`` names that clash with none."""
-    keep = {i for i in node_ids if _SAFE_ID.fullmatch(i) and i not in _RESERVED}
-    out: dict[str, str] = {}
-    k = 0
-    for i in node_ids:
-        if i in keep:
-            out[i] = i
-            continue
-        k += 1
-        while f"n{k}" in keep:
-            k += 1
-        out[i] = f"n{k}"
-        keep.add(out[i])
-    return out
-
-
-def write_mermaid(graph: Graph, direction: str | None = None) -> str:
-    """Write ``graph`` as a Mermaid flowchart (FORMATS.md dialect), one statement per line.
-
-    Node ids that Mermaid cannot take (spaces, reserved words such as ``end``) are renamed
-    ``n<k>``; dashed edges become dotted ``-.->``; shapes without a Mermaid form use ``(...)``.
-    """
-    direction = (direction or str(graph.extra.get("direction", "TB"))).upper()
-    if direction not in DIRECTIONS:
-        direction = "TB"
-    ids = _mermaid_ids([n.id for n in graph.nodes])
-    lines = [f"flowchart {direction}"]
-    for n in graph.nodes:
-        o, c = _WRITE_SHAPES.get(n.shape, ("(", ")"))
-        lines.append(f"    {ids[n.id]}{o}{quote_text(n.label)}{c}")
-    for e in graph.edges:
-        arrow = _WRITE_LINKS[(_mermaid_style(e.style), _edge_kind(e))]
-        label = f"|{quote_text(e.label)}|" if e.label else ""
-        src, dst = ids.get(e.source, e.source), ids.get(e.target, e.target)
-        lines.append(f"    {src} {arrow}{label} {dst}")
-    return "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from .elements import Inventory, Scale, Shape, TextItem
-from .ocr import join_words, read_crops
+from .ocr import read_labels
 from .paper import background_colour, colour_distance, ink_mask, paper_map
 from .regions import Region, enclosed_regions, grow_region
 from .scale import estimate_scale
@@ -85,6 +85,12 @@ def _text_crop(rgb: np.ndarray, fill: tuple[int, int, int], region: Region, stro
     top = max(float(np.percentile(dist[inside], 99.5)) if inside.any() else 1.0, 30.0)
     gray = 255.0 - np.clip(dist / top, 0, 1) * 255.0
     gray[~inside] = 255
+    # Ink touching the border zone is an arrowhead tip or a border remnant, not text.
+    n, labels = cv2.connectedComponents((gray < 160).astype(np.uint8), connectivity=8)
+    edge = inside & ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    touching = np.unique(labels[edge & (labels > 0)])
+    if touching.size:
+        gray[np.isin(labels, touching)] = 255
     ys, xs = np.nonzero(gray < 200)
     if ys.size == 0:
         return np.full((2, 2), 255, np.uint8)
@@ -128,8 +134,8 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
         kept.append(region)
     if ocr and shapes:
         crops = [_text_crop(rgb, s.fill, r, scale.stroke) for s, r in zip(shapes, kept)]
-        for shape, words in zip(shapes, read_crops(crops, scale.text_height)):
-            shape.label = join_words(words)
+        for shape, label in zip(shapes, read_labels(crops, scale.text_height)):
+            shape.label = label
     text_mask = np.zeros((h, w), bool)
     for s in shapes:
         x1, y1, x2, y2 = s.interior.bbox

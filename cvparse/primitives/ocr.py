@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-TARGET_TEXT_HEIGHT = 40.0
-"""Line height (pixels) crops are rescaled to; Tesseract likes ~20-30 px capitals."""
+TARGET_GLYPH_HEIGHT = 26.0
+"""Median glyph height (pixels) crops are rescaled to; Tesseract likes ~20-30 px capitals."""
 
 
 @dataclass
@@ -26,34 +26,51 @@ class Word:
     line: int
 
 
-def _pad(crop: np.ndarray, margin: int) -> np.ndarray:
-    return cv2.copyMakeBorder(crop, margin, margin, margin, margin, cv2.BORDER_CONSTANT,
-                              value=255)
+def glyph_height(crop: np.ndarray) -> float:
+    """Median height of the dark connected components (glyphs) of a crop, 0 if none."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)
+    h = stats[1:, cv2.CC_STAT_HEIGHT]
+    h = h[h >= 3]
+    return float(np.median(h)) if h.size else 0.0
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a rescaled crop sits on the sheet."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+    factor: float
 
 
 def build_sheet(crops: list[np.ndarray], text_height: float, gap: int = 24
-                ) -> tuple[np.ndarray, list[tuple[int, int, float]]]:
-    """Stack grayscale crops (dark text on white) into one sheet.
+                ) -> tuple[np.ndarray, list[Placement]]:
+    """Lay out grayscale crops (dark text on white) on one sheet.
 
-    Returns the sheet and, per crop, ``(y_offset, x_offset, factor)`` to map words back.
+    All crops share one scale factor, so letter case stays readable (P vs p, O vs o);
+    each crop gets a row of its own (packing short crops side by side was measured worse:
+    Tesseract then merges neighbouring words).
     """
-    factor = float(np.clip(TARGET_TEXT_HEIGHT / max(text_height, 1.0), 0.5, 4.0))
-    placed, places = [], []
+    heights = [glyph_height(c) for c in crops if c.size]
+    heights = [g for g in heights if g > 0]
+    glyph = float(np.median(heights)) if heights else 0.6 * text_height
+    factor = float(np.clip(TARGET_GLYPH_HEIGHT / max(glyph, 1.0), 0.5, 5.0))
+    scaled = []
+    for crop in crops:
+        c = crop if crop.size else np.full((2, 2), 255, np.uint8)
+        scaled.append(cv2.resize(c, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC))
+    places: list[Placement] = []
     y = gap
     width = 0
-    for crop in crops:
-        c = crop
-        if c.size == 0:
-            c = np.full((2, 2), 255, np.uint8)
-        c = cv2.resize(c, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-        c = _pad(c, gap // 2)
-        placed.append((y, c))
-        places.append((y + gap // 2, gap + gap // 2, factor))
+    for c in scaled:
+        places.append(Placement(gap, y, c.shape[1], c.shape[0], factor))
+        width = max(width, gap + c.shape[1])
         y += c.shape[0] + gap
-        width = max(width, c.shape[1])
-    sheet = np.full((max(y, 1), width + 2 * gap), 255, np.uint8)
-    for (yy, c) in placed:
-        sheet[yy:yy + c.shape[0], gap:gap + c.shape[1]] = c
+    sheet = np.full((max(y, 1), width + gap), 255, np.uint8)
+    for c, p in zip(scaled, places):
+        sheet[p.y:p.y + p.h, p.x:p.x + p.w] = c
     return sheet, places
 
 
@@ -82,15 +99,19 @@ def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
         return []
     sheet, places = build_sheet(crops, text_height)
     result: list[list[Word]] = [[] for _ in crops]
-    spans = [(oy, oy + int(round(c.shape[0] * f))) for (oy, _, f), c in zip(places, crops)]
     line_ids: dict[tuple, int] = {}
+    tol = TARGET_GLYPH_HEIGHT / 2
     for text, (x1, y1, x2, y2), conf, key in _tesseract_words(sheet, psm):
-        cy = (y1 + y2) / 2
-        idx = next((i for i, (a, b) in enumerate(spans) if a - 8 <= cy <= b + 8), None)
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        idx = next((i for i, p in enumerate(places)
+                    if p.x - tol <= cx <= p.x + p.w + tol and p.y - tol <= cy <= p.y + p.h + tol),
+                   None)
         if idx is None:
             continue
-        oy, ox, f = places[idx]
-        box = (int((x1 - ox) / f), int((y1 - oy) / f), int((x2 - ox) / f), int((y2 - oy) / f))
+        p = places[idx]
+        f = p.factor
+        box = (int((x1 - p.x) / f), int((y1 - p.y) / f), int((x2 - p.x) / f),
+               int((y2 - p.y) / f))
         line = line_ids.setdefault(key, len(line_ids))
         result[idx].append(Word(text, box, conf, line))
     return result
@@ -106,3 +127,38 @@ def join_words(words: list[Word]) -> str:
     ordered = sorted(lines.values(), key=lambda ws: min(w.bbox[1] for w in ws))
     return " ".join(" ".join(w.text for w in sorted(ws, key=lambda w: w.bbox[0]))
                     for ws in ordered)
+
+
+def glyph_count(crop: np.ndarray) -> int:
+    """Number of dark connected components (glyphs) of at least 3 px height."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)
+    return int((stats[1:, cv2.CC_STAT_HEIGHT] >= 3).sum())
+
+
+def clean_single_glyph(text: str) -> str:
+    """Text read from a crop holding one glyph is one character.
+
+    Tesseract's LSTM often doubles a lone letter whose shapes agree across case
+    ("Cc", "oO", "Vv"); it can only be that letter, drawn as a capital.  A lone vertical
+    bar is the letter I.  Punctuation read beside a lone letter is noise.
+    """
+    letters = [ch for ch in text if ch.isalnum()]
+    if not letters:
+        return "I" if text.strip() in ("|", "!", "l") else text
+    if len(letters) == 1:
+        return letters[0]
+    if len({ch.lower() for ch in letters}) == 1:
+        upper = [ch for ch in letters if ch.isupper()]
+        return upper[0] if upper else letters[0]
+    return text
+
+
+def read_labels(crops: list[np.ndarray], text_height: float) -> list[str]:
+    """One label string per crop (one Tesseract call for all of them)."""
+    labels = []
+    for crop, words in zip(crops, read_crops(crops, text_height)):
+        text = join_words(words)
+        if glyph_count(crop) == 1:
+            text = clean_single_glyph(text)
+        labels.append(text)
+    return labels

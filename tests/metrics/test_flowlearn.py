@@ -5,7 +5,7 @@ import json
 import pytest
 
 from cvparse.metrics import flowlearn as fl
-from cvparse.metrics.mermaid import write_mermaid
+from cvparse.export.mermaid import to_mermaid
 
 GT = """flowchart TB
     entity0(outsteered karite)
@@ -184,7 +184,7 @@ def test_load_graph_json_and_mermaid_agree():
     assert ok and fl.score(gt_chart, chart)["link_f1"] == 1.0
     chart, ok = fl.load({**doc, "kind": "topology"})
     assert ok and fl.score(gt_chart, chart)["node_f1"] == 1.0
-    chart, ok = fl.load(write_mermaid(gt_chart.to_graph()))
+    chart, ok = fl.load(to_mermaid(gt_chart.to_graph()))
     assert ok and fl.score(gt_chart, chart)["directed_link_f1"] == 1.0
     chart, ok = fl.load("The graph as JSON: " + json.dumps(doc))
     assert ok and fl.score(gt_chart, chart)["link_f1"] == 1.0

@@ -2,8 +2,9 @@
 
 import pytest
 
+from cvparse.export.mermaid import to_mermaid
 from cvparse.metrics.mermaid import (MermaidChart, MermaidLink, extract_mermaid, parse_mermaid,
-                                     read_answer, write_mermaid)
+                                     read_answer)
 from cvparse.model import Edge, Graph, Node
 
 
@@ -196,14 +197,14 @@ def test_write_uses_formats_dialect():
               edges=[Edge("n1", "n2"), Edge("n2", "n1", style="bold"),
                      Edge("n1", "n2", style="dashed"), Edge("n1", "n2", directed=False),
                      Edge("n2", "n1", directed=False, extra={"mermaid_link": "both"})])
-    assert write_mermaid(g).splitlines() == [
+    assert to_mermaid(g).splitlines() == [
         "flowchart TB", "    n1(Validate Input)", "    n2(Done)", "    n1 --> n2",
         "    n2 ==> n1", "    n1 -.-> n2", "    n1 --- n2", "    n2 <--> n1"]
 
 
 def test_write_then_parse_round_trips():
     g = _graph()
-    back = parse_mermaid(write_mermaid(g, "LR")).to_graph()
+    back = parse_mermaid(to_mermaid(g, "LR")).to_graph()
     assert back.extra["direction"] == "LR"
     assert [(n.id, n.label, n.shape) for n in back.nodes] == [
         (n.id, n.label, n.shape) for n in g.nodes]
@@ -214,7 +215,7 @@ def test_write_then_parse_round_trips():
 def test_write_renames_ids_mermaid_cannot_take():
     g = Graph(nodes=[Node("end", "End"), Node("my node", "Mine"), Node("n1", "One")],
               edges=[Edge("end", "my node"), Edge("my node", "n1")])
-    chart = parse_mermaid(write_mermaid(g))
+    chart = parse_mermaid(to_mermaid(g))
     assert len(chart.nodes) == 3
     assert [(chart.text_of(a), chart.text_of(b)) for a, b in edges(chart)] == [
         ("End", "Mine"), ("Mine", "One")]

@@ -1,0 +1,75 @@
+"""Format dispatch: every format reachable, kind mismatches refused with a clear message."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cvparse.export.formats import FORMATS, export
+from cvparse.model import document_from_json
+
+WRITERS = {"json": None, "mermaid": "to_mermaid", "plantuml": "to_plantuml", "sql": "to_sql",
+           "dot": "to_dot", "graphml": "to_graphml", "drawio": "to_drawio"}
+
+
+def test_formats_lists_every_writer():
+    assert set(FORMATS) == set(WRITERS)
+
+
+@pytest.mark.parametrize("fmt, kind", [("mermaid", "graph"), ("dot", "graph"),
+                                       ("dot", "schema"), ("graphml", "graph"),
+                                       ("drawio", "graph"), ("drawio", "schema"),
+                                       ("drawio", "uml"), ("sql", "schema"),
+                                       ("plantuml", "uml")])
+def test_dispatch_reaches_the_writer(fmt, kind, request):
+    import importlib
+
+    doc = request.getfixturevalue(kind)
+    writer = getattr(importlib.import_module(f"cvparse.export.{fmt}"), WRITERS[fmt])
+    assert export(doc, fmt) == writer(doc)
+
+
+@pytest.mark.parametrize("kind", ["graph", "schema", "uml"])
+def test_json_round_trips(kind, request):
+    doc = request.getfixturevalue(kind)
+    text = export(doc, "json")
+    assert text.endswith("\n") and document_from_json(text).to_dict() == doc.to_dict()
+    assert json.loads(text)["kind"] == doc.kind
+
+
+@pytest.mark.parametrize("fmt, kind, message", [
+    ("sql", "graph", "format sql needs an ER diagram, not topology"),
+    ("plantuml", "schema", "format plantuml needs a UML class diagram, not er"),
+    ("mermaid", "uml", "format mermaid needs a flowchart or topology diagram, not uml"),
+    ("graphml", "schema", "format graphml needs a flowchart or topology diagram, not er"),
+    ("dot", "uml", "format dot needs a flowchart or topology diagram or an ER diagram, not uml"),
+])
+def test_kind_mismatch_is_refused(fmt, kind, message, request):
+    with pytest.raises(ValueError) as err:
+        export(request.getfixturevalue(kind), fmt)
+    assert str(err.value) == message
+
+
+def test_unknown_format_is_refused(graph):
+    with pytest.raises(ValueError, match="'svg' is not supported"):
+        export(graph, "svg")
+
+
+def test_export_does_not_import_metrics():
+    code = ("import sys, cvparse.export.formats as f, cvparse.export.mermaid, "
+            "cvparse.export.plantuml, cvparse.export.sql, cvparse.export.dot, "
+            "cvparse.export.graphml, cvparse.export.drawio; "
+            "print(sorted(m for m in sys.modules if m.startswith('cvparse.metrics')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_metrics_do_not_import_export():
+    code = ("import sys, cvparse.metrics.mermaid, cvparse.metrics.flowlearn, "
+            "cvparse.metrics.uml, cvparse.metrics.er; "
+            "print(sorted(m for m in sys.modules if m.startswith('cvparse.export')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
