@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .assembly.graph import assemble_graph
+from .assembly.kind import assemble, guess_kind
+from .assembly.uml import class_boxes
 from .connectors.attach import attach_ends
 from .connectors.elements import Connector
 from .connectors.markers import classify_ends
@@ -16,6 +17,7 @@ from .image import load_image
 from .model import Document
 from .primitives.elements import Inventory
 from .primitives.inventory import build_inventory
+from .primitives.paper import strong_ink
 
 KINDS = ("auto", "flowchart", "topology", "er", "uml")
 
@@ -46,16 +48,22 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto") -> ParseResult:
     t["load"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     inv = build_inventory(rgb)
+    inv.image = rgb
     t["nodes"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    mask = connector_mask(inv)
+    if kind == "auto":
+        kind = guess_kind(inv)
+    if kind == "uml":
+        mask = connector_mask(inv, strong_ink(rgb, inv.ink, inv.background),
+                              [b.bbox for b in class_boxes(inv)])
+    else:
+        mask = connector_mask(inv)
     connectors = trace_connectors(inv, mask)
     classify_ends(connectors, marker_mask(inv), inv.scale.stroke)
     attach_ends(inv, connectors)
     t["trace"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    graph_kind = "topology" if kind == "topology" else "flowchart"
-    doc = assemble_graph(inv, connectors, graph_kind)
+    doc = assemble(kind, inv, connectors)
     t["assemble"] = time.perf_counter() - t0
     return ParseResult(document=doc, image=rgb, inventory=inv, connectors=connectors,
                        timings=t)

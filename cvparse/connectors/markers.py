@@ -56,3 +56,59 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float) 
             mine, other = widths[e], widths[1 - e]
             head = mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
             c.ends[e].marker = "arrow" if head else "none"
+
+
+def width_profile(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+                  length: float, half_span: float) -> tuple[np.ndarray, np.ndarray]:
+    """Ink extent and ink count across the line, stepping back from ``tip`` one pixel a time.
+
+    ``inward`` points from the connector into the shape it ends on; the profile walks the
+    opposite way, from the shape border back along the connector.  At each step ``t`` it
+    reports the distance between the outermost ink pixels across the line (``extent``)
+    and how many ink pixels lie on that cross-section (``count``).
+    """
+    h, w = mask.shape
+    ux, uy = inward
+    nx, ny = -uy, ux
+    steps = int(length)
+    extent = np.zeros(steps)
+    count = np.zeros(steps)
+    offsets = np.arange(-int(half_span), int(half_span) + 1)
+    for t in range(steps):
+        cx, cy = tip[0] - ux * t, tip[1] - uy * t
+        xs = np.round(cx + nx * offsets).astype(int)
+        ys = np.round(cy + ny * offsets).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        on = np.zeros(offsets.size, bool)
+        on[ok] = mask[ys[ok], xs[ok]]
+        if on.any():
+            # the run of ink must include the line itself (near the centre)
+            idx = np.flatnonzero(on)
+            extent[t] = offsets[idx[-1]] - offsets[idx[0]] + 1
+            count[t] = idx.size
+    return extent, count
+
+
+def classify_symbol(extent: np.ndarray, count: np.ndarray, stroke: float) -> str:
+    """End marker from a width profile: none, arrow, open_arrow, triangle, diamond,
+    filled_diamond (hollow triangle = UML inheritance / realization)."""
+    tail = extent[2 * len(extent) // 3:]
+    line = max(1.0, float(np.median(tail)) if tail.size else 1.0)
+    wide = extent > max(line + 2.0, 1.8 * line, 0.8 * stroke)
+    if wide.sum() < 2:
+        return "none"
+    idx = np.flatnonzero(wide)
+    start, stop = idx[0], idx[-1]
+    span = stop - start + 1
+    peak = start + int(np.argmax(extent[start:stop + 1]))
+    solid = count[start:stop + 1] / np.maximum(extent[start:stop + 1], 1)
+    filled = float(np.median(solid)) > 0.7
+    rel = (peak - start) / max(span - 1, 1)
+    taper = float(extent[stop]) / max(float(extent[peak]), 1)
+    if 0.2 <= rel <= 0.75 and taper < 0.75:
+        return "filled_diamond" if filled else "diamond"
+    if filled:
+        return "arrow"
+    far = slice(max(start, stop - 2), stop + 1)
+    base = count[far] / np.maximum(extent[far], 1)
+    return "triangle" if float(base.max()) > 0.7 else "open_arrow"

@@ -38,12 +38,21 @@ def _remove_shapes(mask: np.ndarray, inv: Inventory, pad: int, outer: bool) -> n
     return mask
 
 
-def connector_mask(inv: Inventory) -> np.ndarray:
-    """Ink that is not a shape (border, inside) nor text: the connectors and their heads."""
-    mask = inv.ink.copy()
+def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
+                   boxes: list[tuple[int, int, int, int]] = ()) -> np.ndarray:
+    """Ink that is not a shape (border, inside) nor text: the connectors and their heads.
+
+    ``ink`` replaces the inventory's ink (e.g. strong ink without drop shadows) and
+    ``boxes`` are further rectangles to clear (class boxes found from their border lines).
+    """
+    mask = (inv.ink if ink is None else ink).copy()
     if inv.text_mask is not None:
         mask &= ~inv.text_mask
-    return _remove_shapes(mask, inv, int(round(inv.scale.stroke)) + 2, outer=True)
+    pad = int(round(inv.scale.stroke)) + 2
+    h, w = mask.shape
+    for x1, y1, x2, y2 in boxes:
+        mask[max(0, y1 - pad):min(h, y2 + pad + 1), max(0, x1 - pad):min(w, x2 + pad + 1)] = False
+    return _remove_shapes(mask, inv, pad, outer=True)
 
 
 def marker_mask(inv: Inventory) -> np.ndarray:
@@ -147,7 +156,7 @@ def _chain(pieces: list[_Piece], span: float) -> list[np.ndarray]:
         for cos, b1, b2 in pairs:
             if b1 in used or b2 in used:
                 continue
-            if len(branches) > 2 and cos > -0.5:
+            if cos > (-0.5 if len(branches) > 2 else 0.0):
                 continue
             partner[b1], partner[b2] = b2, b1
             used.update((b1, b2))

@@ -69,3 +69,5 @@ class Inventory:
     """Boolean mask of everything drawn (strokes, text, markers)."""
     text_mask: np.ndarray | None = field(default=None, repr=False)
     """Boolean mask of the ink that belongs to text (inside shapes or free)."""
+    image: np.ndarray | None = field(default=None, repr=False)
+    """The RGB page itself, for assemblers that read more text (class compartments)."""

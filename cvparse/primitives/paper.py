@@ -65,3 +65,17 @@ def ink_mask(rgb: np.ndarray, paper: np.ndarray, min_contrast: float = 24.0) -> 
     step[:, 1:] |= dx
     step[1:] |= dy
     return ink | step
+
+
+def strong_ink(rgb: np.ndarray, ink: np.ndarray, background: tuple[int, int, int]
+               ) -> np.ndarray:
+    """Ink drawn in a strong colour: drop shadows, light tints and halos left out.
+
+    Keeps pixels whose contrast with the background is at least half that of the
+    strongest ink on the page.
+    """
+    dist = colour_distance(rgb, background)
+    values = dist[ink]
+    if values.size == 0:
+        return ink
+    return ink & (dist > 0.5 * float(np.percentile(values, 95)))

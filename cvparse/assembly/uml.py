@@ -1,0 +1,187 @@
+"""UML class-diagram assembler: class boxes, their compartments and typed, directed relations.
+
+Types and directions come only from what is drawn at the line ends (hollow triangle,
+diamond, arrowhead) and from the line style, by the FORMATS.md convention table, never
+from class names.
+"""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+
+from ..connectors.elements import Connector
+from ..connectors.markers import classify_symbol, width_profile
+from ..model import UMLClass, UMLModel, UMLRelation
+from ..primitives.boxes import Box, find_boxes
+from ..primitives.elements import Inventory
+from ..primitives.ocr import read_crops
+from ..primitives.paper import colour_distance, strong_ink
+
+_STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
+
+
+def _dark_ink(inv: Inventory) -> np.ndarray:
+    if inv.image is None:
+        return inv.ink
+    return strong_ink(inv.image, inv.ink, inv.background)
+
+
+def class_boxes(inv: Inventory) -> list[Box]:
+    """Rectangles with straight sides big enough to hold a class name (shadows ignored)."""
+    return find_boxes(_dark_ink(inv), inv.scale.stroke, inv.scale.text_height)
+
+
+def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int,
+                      icons: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """Dark-on-white crop of the text in a compartment; coloured marks and icons erased."""
+    x1, y1, x2, y2 = rect
+    x1, y1, x2, y2 = x1 + inset, y1 + inset, x2 - inset, y2 - inset
+    if x2 - x1 < 3 or y2 - y1 < 3:
+        return np.full((2, 2), 255, np.uint8)
+    sub = rgb[y1:y2, x1:x2]
+    fill = np.median(sub.reshape(-1, 3), axis=0)
+    dist = colour_distance(sub, fill)
+    top = max(float(np.percentile(dist, 99.5)), 30.0)
+    gray = 255.0 - np.clip(dist / top, 0, 1) * 255.0
+    hsv = cv2.cvtColor(sub, cv2.COLOR_RGB2HSV)
+    gray[(hsv[:, :, 1] > 90) & (hsv[:, :, 2] > 60)] = 255
+    for ix1, iy1, ix2, iy2 in icons:
+        gray[max(0, iy1 - y1):max(0, iy2 - y1), max(0, ix1 - x1):max(0, ix2 - x1)] = 255
+    ys, xs = np.nonzero(gray < 200)
+    if ys.size == 0:
+        return np.full((2, 2), 255, np.uint8)
+    m = 2
+    return gray[max(0, ys.min() - m):ys.max() + m + 1,
+                max(0, xs.min() - m):xs.max() + m + 1].astype(np.uint8)
+
+
+def _lines(words) -> list[str]:
+    lines: dict[int, list] = {}
+    for w in words:
+        lines.setdefault(w.line, []).append(w)
+    ordered = sorted(lines.values(), key=lambda ws: min(w.bbox[1] for w in ws))
+    return [" ".join(w.text for w in sorted(ws, key=lambda w: w.bbox[0])) for ws in ordered]
+
+
+def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
+    """Shapes lying inside a compartment but much smaller than it (the circled class icon)."""
+    x1, y1, x2, y2 = rect
+    area = (x2 - x1) * (y2 - y1)
+    out = []
+    pad = 1
+    for s in inv.shapes:
+        sx1, sy1, sx2, sy2 = s.bbox
+        if sx1 >= x1 - pad and sy1 >= y1 - pad and sx2 <= x2 + pad and sy2 <= y2 + pad \
+                and (sx2 - sx1) * (sy2 - sy1) < 0.5 * area:
+            out.append((sx1 - pad, sy1 - pad, sx2 + pad, sy2 + pad))
+    return out
+
+
+def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:
+    """Name, attributes and methods of every box, read with one OCR call."""
+    inset = int(round(1.5 * inv.scale.stroke)) + 1
+    crops, owners = [], []
+    for bi, b in enumerate(boxes):
+        for ci, rect in enumerate(b.compartments):
+            crops.append(_compartment_crop(inv.image, rect, inset, _icons_in(inv, rect)))
+            owners.append((bi, ci))
+    classes = [UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
+    for (bi, ci), words in zip(owners, read_crops(crops, inv.scale.text_height)):
+        lines = _lines(words)
+        cls = classes[bi]
+        if ci == 0:
+            names = [ln for ln in lines if not _STEREOTYPE.match(ln)] or lines
+            cls.name = "".join(names[-1].split()) if names else ""
+            continue
+        for ln in lines:
+            (cls.methods if "(" in ln else cls.attributes).append(ln)
+    return classes
+
+
+def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:
+    """A point ``back`` pixels before the end of a polyline and the unit direction from it
+    to the end: the line's own heading, unbent by whatever marker is drawn at the end."""
+    seg = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    along = np.concatenate([[0.0], np.cumsum(seg[::-1])])
+    k = int(np.searchsorted(along, back))
+    far = points[::-1][min(k, len(points) - 1)]
+    v = points[-1] - far
+    n = float(np.linalg.norm(v))
+    return far, (v / n if n else np.zeros(2))
+
+
+def _hit_box(start: np.ndarray, direction: np.ndarray, boxes: list[Box], reach: float):
+    """First box a ray enters, and the point on its border where it does."""
+    for t in range(int(reach) + 1):
+        px, py = start + direction * t
+        for i, b in enumerate(boxes):
+            x1, y1, x2, y2 = b.bbox
+            if x1 <= px <= x2 and y1 <= py <= y2:
+                return i, (float(px), float(py))
+    return None, None
+
+
+def _near(points: np.ndarray, other: np.ndarray, tol: float) -> bool:
+    """True if most of ``points`` lies within ``tol`` of the polyline ``other``."""
+    d = np.linalg.norm(points[:, None, :] - other[None, ::max(1, len(other) // 200), :], axis=2)
+    return float(np.median(d.min(axis=1))) <= tol
+
+
+def _relation(style: str, markers: tuple[str, str]) -> tuple[str, int, bool]:
+    """``(type, source_end, directed)`` from the two end markers and the line style."""
+    dashed = style in ("dashed", "dotted")
+    for i in (0, 1):
+        if markers[i] == "triangle":
+            return ("realization" if dashed else "inheritance"), 1 - i, True
+    for i in (0, 1):
+        if markers[i] in ("diamond", "filled_diamond"):
+            return ("composition" if markers[i] == "filled_diamond" else "aggregation"), i, True
+    heads = [m in ("arrow", "open_arrow") for m in markers]
+    if heads[0] != heads[1]:
+        target = 0 if heads[0] else 1
+        return ("dependency" if dashed else "association"), 1 - target, True
+    return ("dependency" if dashed else "association"), 0, False
+
+
+def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
+    """A UML model: one class per box, one relation per connector joining two boxes."""
+    boxes = class_boxes(inv)
+    classes = read_classes(inv, boxes) if inv.image is not None else [
+        UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
+    stroke, th = inv.scale.stroke, inv.scale.text_height
+    back = 2.5 * th
+    reach = back + max(2 * th, 8 * stroke)
+    dark = _dark_ink(inv)
+    relations = []
+    kept: dict[frozenset, list[np.ndarray]] = {}
+    for c in sorted(connectors, key=lambda c: -c.length):
+        hits = []
+        for pts in (c.points[::-1], c.points):
+            far, u = _approach(pts, back)
+            box, tip = _hit_box(far, u, boxes, reach)
+            hits.append((box, tip, u))
+        (a, pa, ua), (b, pb, ub) = hits
+        if a is None or b is None or a == b:
+            continue
+        pair = frozenset((a, b))
+        if any(_near(c.points, other, 1.5 * th) for other in kept.get(pair, [])):
+            continue  # a piece of a connector already read (e.g. one side of a triangle)
+        kept.setdefault(pair, []).append(c.points)
+        markers = []
+        for tip, u in ((pa, ua), (pb, ub)):
+            extent, count = width_profile(dark, tip, tuple(u), back, 1.2 * th)
+            skip = int(round(1.5 * stroke)) + 1
+            markers.append(classify_symbol(extent[skip:], count[skip:], stroke))
+        for end, m in zip(c.ends, markers):
+            end.marker = m
+        rtype, src, directed = _relation(c.style, (markers[0], markers[1]))
+        ends = (a, b)
+        rel = UMLRelation(type=rtype, source=classes[ends[src]].name,
+                          target=classes[ends[1 - src]].name,
+                          extra={"markers": markers} if directed else
+                          {"markers": markers, "directed": False})
+        relations.append(rel)
+    return UMLModel(classes=classes, relations=relations)
