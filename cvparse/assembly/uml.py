@@ -34,14 +34,29 @@ def class_boxes(inv: Inventory) -> list[Box]:
     return find_boxes(_dark_ink(inv), inv.scale.stroke, inv.scale.text_height)
 
 
+def _icon_circles(sub: np.ndarray) -> list[tuple[int, int, int]]:
+    """Circled class-kind icons (the "C", "I", "A" badges) in a name compartment."""
+    gray = cv2.cvtColor(sub, cv2.COLOR_RGB2GRAY)
+    h = gray.shape[0]
+    found = cv2.HoughCircles(cv2.GaussianBlur(gray, (3, 3), 0), cv2.HOUGH_GRADIENT, dp=1,
+                             minDist=h, param1=100, param2=18,
+                             minRadius=max(3, int(0.2 * h)), maxRadius=max(4, int(0.5 * h)))
+    if found is None:
+        return []
+    return [(int(round(x)), int(round(y)), int(round(r))) for x, y, r in found[0]
+            if x < 0.5 * gray.shape[1]]
+
+
 def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int,
-                      icons: list[tuple[int, int, int, int]]) -> np.ndarray:
+                      icons: list[tuple[int, int, int, int]], header: bool = False
+                      ) -> np.ndarray:
     """Dark-on-white crop of the text in a compartment; coloured marks and icons erased."""
     x1, y1, x2, y2 = rect
     x1, y1, x2, y2 = x1 + inset, y1 + inset, x2 - inset, y2 - inset
     if x2 - x1 < 3 or y2 - y1 < 3:
         return np.full((2, 2), 255, np.uint8)
     sub = rgb[y1:y2, x1:x2]
+    circles = _icon_circles(sub) if header else []
     fill = np.median(sub.reshape(-1, 3), axis=0)
     dist = colour_distance(sub, fill)
     top = max(float(np.percentile(dist, 99.5)), 30.0)
@@ -49,7 +64,17 @@ def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: i
     hsv = cv2.cvtColor(sub, cv2.COLOR_RGB2HSV)
     gray[(hsv[:, :, 1] > 90) & (hsv[:, :, 2] > 60)] = 255
     for ix1, iy1, ix2, iy2 in icons:
-        gray[max(0, iy1 - y1):max(0, iy2 - y1), max(0, ix1 - x1):max(0, ix2 - x1)] = 255
+        centre = ((ix1 + ix2) / 2 - x1, (iy1 + iy2) / 2 - y1)
+        cv2.ellipse(gray, (centre, (float(ix2 - ix1), float(iy2 - iy1)), 0.0), 255, -1)
+    for cx, cy, r in circles:
+        cv2.circle(gray, (cx, cy), r + 2, 255, -1)
+    # border remnants: long thin strokes along the crop edges
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((gray < 160).astype(np.uint8), 8)
+    ch, cw = gray.shape
+    for i in range(1, n):
+        bx, by, bw, bh = stats[i, :4]
+        if (bh >= 0.8 * ch and bw <= 3) or (bw >= 0.8 * cw and bh <= 3):
+            gray[labels == i] = 255
     ys, xs = np.nonzero(gray < 200)
     if ys.size == 0:
         return np.full((2, 2), 255, np.uint8)
@@ -71,7 +96,7 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
     x1, y1, x2, y2 = rect
     area = (x2 - x1) * (y2 - y1)
     out = []
-    pad = 1
+    pad = 0
     for s in inv.shapes:
         sx1, sy1, sx2, sy2 = s.bbox
         if sx1 >= x1 - pad and sy1 >= y1 - pad and sx2 <= x2 + pad and sy2 <= y2 + pad \
@@ -82,11 +107,12 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
 
 def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:
     """Name, attributes and methods of every box, read with one OCR call."""
-    inset = int(round(1.5 * inv.scale.stroke)) + 1
+    inset = int(round(0.5 * inv.scale.stroke)) + 1
     crops, owners = [], []
     for bi, b in enumerate(boxes):
         for ci, rect in enumerate(b.compartments):
-            crops.append(_compartment_crop(inv.image, rect, inset, _icons_in(inv, rect)))
+            crops.append(_compartment_crop(inv.image, rect, inset, _icons_in(inv, rect),
+                                           header=ci == 0))
             owners.append((bi, ci))
     classes = [UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
     for (bi, ci), words in zip(owners, read_crops(crops, inv.scale.text_height)):

@@ -190,61 +190,121 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float
                  ) -> tuple[list[np.ndarray], list[int]]:
     """Join collinear lines whose ends face each other across a short gap.
 
-    Returns the joined lines and, per line, how many gaps were bridged inside it.
+    Candidate end pairs come from a k-d tree; the closest facing pairs are linked first,
+    each end at most once.  Returns the joined lines and, per line, how many gaps were
+    bridged inside it.
     """
-    lines = [l for l in lines]
-    gaps = [0] * len(lines)
-    changed = True
-    while changed:
-        changed = False
-        best = None
-        for i in range(len(lines)):
-            for ei in (0, 1):
-                pi = lines[i] if ei == 0 else lines[i][::-1]
-                di = _direction(pi, span)
-                for j in range(len(lines)):
-                    if j == i:
-                        continue
-                    for ej in (0, 1):
-                        pj = lines[j] if ej == 0 else lines[j][::-1]
-                        gap = pj[0] - pi[0]
-                        dist = float(np.linalg.norm(gap))
-                        if dist > max_gap or dist == 0:
-                            continue
-                        dj = _direction(pj, span)
-                        along = float(gap @ di) / dist
-                        if along < 0.8 or float(di @ dj) > -0.8:
-                            continue
-                        if best is None or dist < best[0]:
-                            best = (dist, i, ei, j, ej)
-        if best is not None:
-            _, i, ei, j, ej = best
-            a = lines[i] if ei == 1 else lines[i][::-1]
-            b = lines[j] if ej == 0 else lines[j][::-1]
-            joined = np.vstack([a, b])
-            g = gaps[i] + gaps[j] + 1
-            for k in sorted((i, j), reverse=True):
-                del lines[k]
-                del gaps[k]
-            lines.append(joined)
-            gaps.append(g)
-            changed = True
-    return lines, gaps
+    from scipy.spatial import cKDTree
+
+    if len(lines) < 2:
+        return lines, [0] * len(lines)
+    pts = np.array([l[0] if e == 0 else l[-1] for l in lines for e in (0, 1)])
+    dirs = np.array([_direction(l if e == 0 else l[::-1], span) for l in lines for e in (0, 1)])
+    cands = []
+    for p, q in cKDTree(pts).query_pairs(max_gap):
+        if p // 2 == q // 2:
+            continue
+        gap = pts[q] - pts[p]
+        dist = float(np.linalg.norm(gap))
+        if dist == 0:
+            continue
+        if float(gap @ dirs[p]) / dist < 0.8 or float(dirs[p] @ dirs[q]) > -0.8:
+            continue
+        cands.append((dist, p, q))
+    link: dict[int, int] = {}
+    for _, p, q in sorted(cands):
+        if p not in link and q not in link:
+            link[p], link[q] = q, p
+    seen: set[int] = set()
+    out, gaps = [], []
+
+    def follow(i: int, e: int) -> tuple[np.ndarray, int]:
+        parts, n = [], 0
+        while True:
+            seen.add(i)
+            parts.append(lines[i] if e == 0 else lines[i][::-1])
+            far = 2 * i + (1 - e)
+            if far not in link or link[far] // 2 in seen:
+                break
+            nxt = link[far]
+            i, e = nxt // 2, nxt % 2
+            n += 1
+        return np.vstack(parts), n
+
+    for i in range(len(lines)):
+        for e in (0, 1):
+            if i not in seen and (2 * i + e) not in link:
+                joined, n = follow(i, e)
+                out.append(joined)
+                gaps.append(n)
+    for i in range(len(lines)):
+        if i not in seen:
+            joined, n = follow(i, 0)
+            out.append(joined)
+            gaps.append(n)
+    return out, gaps
 
 
-def _join_dashes(mask: np.ndarray, stroke: float) -> np.ndarray:
-    """Close the gaps between dash- and dot-sized blobs, leaving long lines untouched."""
+def _dash_ends(ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The two extreme points of a dash along its main axis, and that unit axis."""
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    centre = pts.mean(axis=0)
+    cov = np.cov((pts - centre).T) if len(pts) > 1 else np.eye(2)
+    vals, vecs = np.linalg.eigh(cov)
+    axis = vecs[:, np.argmax(vals)]
+    t = (pts - centre) @ axis
+    return pts[np.argmin(t)], pts[np.argmax(t)], axis
+
+
+def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> np.ndarray:
+    """Bridge the gaps of dashed and dotted lines, leaving long lines untouched.
+
+    Dash-sized blobs that are elongated are linked end to end with their collinear
+    neighbours (gaps up to about two dash lengths); round dots are closed together
+    morphologically.
+    """
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    small_ids = np.flatnonzero(size <= 4 * stroke + 6)
-    small_ids = small_ids[small_ids > 0]
-    if small_ids.size == 0:
+    limit = 4 * stroke + 6
+    small_ids = [i for i in range(1, n) if size[i] <= limit]
+    if not small_ids:
         return mask
-    small = np.isin(labels, small_ids)
-    r = int(round(2 * stroke)) + 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    closed = cv2.morphologyEx(small.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
-    return mask | closed
+    out = mask.copy()
+    ends, axes, lengths, owners = [], [], [], []
+    dots = np.zeros(mask.shape, np.uint8)
+    for i in small_ids:
+        x, y, w, h = stats[i, :4]
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        if max(w, h) >= 2.5 * max(1, min(w, h)) and max(w, h) >= 3:
+            a, b, axis = _dash_ends(ys + y, xs + x)
+            for p in (a, b):
+                ends.append(p)
+                axes.append(axis)
+                lengths.append(float(np.linalg.norm(b - a)) + 1)
+                owners.append(i)
+        else:
+            dots[labels == i] = 1
+    if ends:
+        from scipy.spatial import cKDTree
+
+        pts = np.array(ends)
+        max_gap = max(2.2 * float(np.median(lengths)), 3 * stroke + 4)
+        for i, j in cKDTree(pts).query_pairs(max_gap):
+            if owners[i] == owners[j]:
+                continue
+            v = pts[j] - pts[i]
+            d = float(np.linalg.norm(v))
+            if d == 0:
+                continue
+            v /= d
+            if abs(float(v @ axes[i])) > 0.9 and abs(float(v @ axes[j])) > 0.9:
+                cv2.line(out, tuple(int(round(c)) for c in pts[i]),
+                         tuple(int(round(c)) for c in pts[j]), 1, 1)
+    if dots.any():
+        r = int(round(2 * stroke)) + 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        out |= cv2.morphologyEx(dots, cv2.MORPH_CLOSE, kernel).astype(bool)
+    return out.astype(bool)
 
 
 def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> str:
@@ -268,7 +328,8 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         mask = connector_mask(inv)
     stroke = inv.scale.stroke
     span = 3 * stroke + 4
-    pieces = _prune_spurs(_pieces(_join_dashes(mask, stroke)), 2.5 * stroke + 6)
+    pieces = _prune_spurs(_pieces(_join_dashes(mask, stroke, inv.scale.text_height)),
+                          2.5 * stroke + 6)
     lines = _chain(pieces, span)
     lines, gaps = _bridge_gaps(lines, 3 * stroke + 6, span)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
