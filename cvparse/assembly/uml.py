@@ -35,16 +35,28 @@ def class_boxes(inv: Inventory) -> list[Box]:
 
 
 def _icon_circles(sub: np.ndarray) -> list[tuple[int, int, int]]:
-    """Circled class-kind icons (the "C", "I", "A" badges) in a name compartment."""
+    """Circled class-kind icons (the "C", "I", "A" badges) in a name compartment.
+
+    A badge is a filled disc in a colour of its own; round letters (C, G, O) are not.
+    """
     gray = cv2.cvtColor(sub, cv2.COLOR_RGB2GRAY)
-    h = gray.shape[0]
+    h, w = gray.shape
     found = cv2.HoughCircles(cv2.GaussianBlur(gray, (3, 3), 0), cv2.HOUGH_GRADIENT, dp=1,
                              minDist=h, param1=100, param2=18,
                              minRadius=max(3, int(0.2 * h)), maxRadius=max(4, int(0.5 * h)))
     if found is None:
         return []
-    return [(int(round(x)), int(round(y)), int(round(r))) for x, y, r in found[0]
-            if x < 0.5 * gray.shape[1]]
+    fill = np.median(sub.reshape(-1, 3), axis=0)
+    out = []
+    for x, y, r in found[0]:
+        if x >= 0.5 * w:
+            continue
+        disc = np.zeros((h, w), np.uint8)
+        cv2.circle(disc, (int(round(x)), int(round(y))), max(1, int(0.8 * r)), 1, -1)
+        inside = sub[disc.astype(bool)]
+        if inside.size and float(np.linalg.norm(np.median(inside, axis=0) - fill)) > 25:
+            out.append((int(round(x)), int(round(y)), int(round(r))))
+    return out
 
 
 def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int,
@@ -136,7 +148,15 @@ def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:
     far = points[::-1][min(k, len(points) - 1)]
     v = points[-1] - far
     n = float(np.linalg.norm(v))
-    return far, (v / n if n else np.zeros(2))
+    if not n:
+        return far, np.zeros(2)
+    v = v / n
+    # Nearly axis-parallel headings are axis-parallel: the skeleton bends into the marker.
+    if abs(v[0]) < 0.15:
+        v = np.array([0.0, np.sign(v[1])])
+    elif abs(v[1]) < 0.15:
+        v = np.array([np.sign(v[0]), 0.0])
+    return far, v
 
 
 def _hit_box(start: np.ndarray, direction: np.ndarray, boxes: list[Box], reach: float):

@@ -111,4 +111,4 @@ def classify_symbol(extent: np.ndarray, count: np.ndarray, stroke: float) -> str
         return "arrow"
     far = slice(max(start, stop - 2), stop + 1)
     base = count[far] / np.maximum(extent[far], 1)
-    return "triangle" if float(base.max()) > 0.7 else "open_arrow"
+    return "triangle" if float(base.max()) > 0.6 else "open_arrow"
