@@ -35,16 +35,84 @@ class Link:
     b: int
     points: np.ndarray = field(repr=False)
     """Polyline from the end at ``a`` to the end at ``b``."""
+    style: str = "solid"
+
+
+def _ink_along(ink: np.ndarray, p: np.ndarray, q: np.ndarray) -> float:
+    """Share of the samples on the segment ``p``-``q`` that hit ink (within one pixel)."""
+    n = max(2, int(np.linalg.norm(q - p)))
+    h, w = ink.shape
+    hits = 0
+    for t in np.linspace(0, 1, n):
+        x, y = (p + (q - p) * t).round().astype(int)
+        hits += bool(ink[max(0, y - 1):min(h, y + 2), max(0, x - 1):min(w, x + 2)].any())
+    return hits / n
+
+
+def pass_through_pairs(inv: Inventory, connectors: list[Connector]
+                       ) -> dict[tuple[int, int], tuple[int, int]]:
+    """Connector ends that meet at a shape only because one line crosses it.
+
+    Two ends on one shape, pointing at each other along one straight line, with that line
+    drawn across the inside: the line passes through (a neato layout artefact) and the
+    shape is attached to neither piece.  Returns ``(connector, end)`` pairs both ways.
+    """
+    by_shape: dict[int, list[tuple[int, int]]] = {}
+    for ci, c in enumerate(connectors):
+        for ei, e in enumerate(c.ends):
+            if e.node is not None:
+                by_shape.setdefault(e.node, []).append((ci, ei))
+    tol = 2 * inv.scale.stroke + 2
+    pairs: dict[tuple[int, int], tuple[int, int]] = {}
+    for node, ends in by_shape.items():
+        cands = []
+        for i, (c1, e1) in enumerate(ends):
+            for c2, e2 in ends[i + 1:]:
+                if c1 == c2:
+                    continue
+                a, b = connectors[c1].ends[e1], connectors[c2].ends[e2]
+                d1, d2 = np.asarray(a.direction, float), np.asarray(b.direction, float)
+                if float(d1 @ d2) > -0.97:
+                    continue
+                p, q = np.asarray(a.point, float), np.asarray(b.point, float)
+                off = q - p
+                if abs(off[0] * d1[1] - off[1] * d1[0]) > tol or float(off @ d1) <= 0:
+                    continue
+                if _ink_along(inv.ink, p, q) >= 0.85:
+                    cands.append((float(d1 @ d2), (c1, e1), (c2, e2)))
+        for _, x, y in sorted(cands):
+            if x not in pairs and y not in pairs:
+                pairs[x], pairs[y] = y, x
+    return pairs
 
 
 def shape_links(inv: Inventory, connectors: list[Connector]) -> list[Link]:
-    """Connectors whose two ends attach to two different shapes."""
+    """Shape-to-shape links: connectors whose two ends attach to two different shapes,
+    with the pieces of a line that crosses a shape joined back into one."""
+    pairs = pass_through_pairs(inv, connectors)
     links = []
-    for c in connectors:
-        a, b = c.ends[0].node, c.ends[1].node
-        if a is None or b is None or a == b:
-            continue
-        links.append(Link(a, b, np.asarray(c.points, float)))
+    seen: set[int] = set()
+    for ci, c in enumerate(connectors):
+        for ei in (0, 1):
+            if ci in seen or (ci, ei) in pairs:
+                continue
+            # Walk from a real end through every crossed shape to the far end.
+            pts = [np.asarray(c.points, float)[::1 if ei == 0 else -1]]
+            start = c.ends[ei].node
+            cur, cur_end = ci, 1 - ei
+            seen.add(ci)
+            while (cur, cur_end) in pairs:
+                nxt, nxt_end = pairs[(cur, cur_end)]
+                if nxt in seen:
+                    break
+                seen.add(nxt)
+                seq = np.asarray(connectors[nxt].points, float)
+                pts.append(seq[::1 if nxt_end == 0 else -1])
+                cur, cur_end = nxt, 1 - nxt_end
+            end = connectors[cur].ends[cur_end].node
+            if start is None or end is None or start == end:
+                continue
+            links.append(Link(start, end, np.concatenate(pts), c.style))
     return links
 
 
@@ -83,16 +151,18 @@ def _text_centre(t: TextItem) -> np.ndarray:
     return np.array([(x1 + x2) / 2, (y1 + y2) / 2], float)
 
 
-def assign_cardinalities(inv: Inventory, lines: list[Link], radius: float
+def assign_cardinalities(inv: Inventory, lines: list[Link], radius: float,
+                         exclude: set[int] | None = None, used: set[int] | None = None
                          ) -> dict[int, str]:
     """Cardinality text of each relationship line (index into ``lines``), nearest first.
 
     Each line is oriented relationship -> entity; a text near the entity end wins over
     one equally near the middle, and each text is used once.
     """
-    texts = [t for t in inv.texts if CARDINALITY.match(t.text.strip())]
+    texts = [(k, t) for k, t in enumerate(inv.texts)
+             if CARDINALITY.match(t.text.strip()) and k not in (exclude or set())]
     pairs = []
-    for ti, t in enumerate(texts):
+    for ti, (_, t) in enumerate(texts):
         c = _text_centre(t)
         for li, ln in enumerate(lines):
             d, frac = _dist_to_polyline(c, ln.points)
@@ -105,7 +175,9 @@ def assign_cardinalities(inv: Inventory, lines: list[Link], radius: float
         if ti in used_t or li in out:
             continue
         used_t.add(ti)
-        out[li] = texts[ti].text.strip()
+        out[li] = texts[ti][1].text.strip()
+        if used is not None:
+            used.add(texts[ti][0])
     return out
 
 
@@ -144,7 +216,16 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     for ln in shape_links(inv, connectors):
         a, b = head.get(ln.a, ln.a), head.get(ln.b, ln.b)
         if a != b:
-            links.append(Link(a, b, ln.points))
+            links.append(Link(a, b, ln.points, ln.style))
+    # A plain box hung on relationships by dashed lines only is a relationship attribute
+    # (Silberschatz style), not an entity.
+    for i, r in list(role.items()):
+        if r != "entity" or i in table_of:
+            continue
+        mine = [ln for ln in links if i in (ln.a, ln.b)]
+        if mine and all(ln.style in ("dashed", "dotted") for ln in mine) and all(
+                role.get(ln.b if ln.a == i else ln.a) == "relationship" for ln in mine):
+            role[i] = "attribute"
     labels = {i: clean_label(s.label) for i, s in enumerate(shapes)}
     for t in tables:
         labels[t.shapes[0]] = t.name
@@ -227,7 +308,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
                  and "entity" in (role.get(ln.a), role.get(ln.b))]
     oriented = [ln if role.get(ln.a) == "relationship" else Link(ln.b, ln.a, ln.points[::-1])
                 for ln in rel_lines]
-    cards = assign_cardinalities(inv, oriented, 2.5 * inv.scale.text_height)
+    cards_used: set[int] = set()
+    cards = assign_cardinalities(inv, oriented, 2.5 * inv.scale.text_height, used=cards_used)
     relationships: list[Relationship | IsA] = []
     for r in sorted(rel_ids, key=lambda i: (shapes[i].bbox[1], shapes[i].bbox[0])):
         ends = [(names[ln.b], cards.get(k, "")) for k, ln in enumerate(oriented)
@@ -238,7 +320,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
             name=labels[r], entities=[e for e, _ in ends], cardinalities=[c for _, c in ends],
             weak=shapes[r].double, attributes=rel_attrs[r]))
     relationships.extend(_isas(inv, links, role, names))
-    relationships.extend(_edge_relationships(inv, connectors, names, head))
+    relationships.extend(_edge_relationships(inv, links, role, names, cards_used))
     return ERSchema(entities=entities, relationships=relationships)
 
 
@@ -269,7 +351,40 @@ def _isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
     return out
 
 
-def _edge_relationships(inv: Inventory, connectors: list[Connector], names: dict[int, str],
-                        head: dict[int, int]) -> list[Relationship]:
-    """Relationships drawn as a labelled line straight between two entity boxes."""
-    return []
+def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
+                        names: dict[int, str], cards_used: set[int]) -> list[Relationship]:
+    """Relationships drawn as a line straight between two entity boxes (schema style):
+    the name is the nearest free word that is no cardinality, the cardinalities the
+    ones nearest each end."""
+    th = inv.scale.text_height
+    lines = [ln for ln in links if ln.a in names and ln.b in names
+             and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"]
+    if not lines:
+        return []
+    words = [(k, t) for k, t in enumerate(inv.texts)
+             if k not in cards_used and not CARDINALITY.match(t.text.strip())]
+    pairs = []
+    for wi, (k, t) in enumerate(words):
+        c = _text_centre(t)
+        for li, ln in enumerate(lines):
+            d, _ = _dist_to_polyline(c, ln.points)
+            if d <= 3 * th:
+                pairs.append((d, wi, li))
+    pairs.sort()
+    name_of: dict[int, str] = {}
+    used: set[int] = set()
+    for _, wi, li in pairs:
+        if wi in used or li in name_of:
+            continue
+        used.add(wi)
+        name_of[li] = clean_label(words[wi][1].text)
+    ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
+        [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
+    cards = assign_cardinalities(inv, ends, 2.5 * th, exclude=cards_used)
+    out = []
+    n = len(lines)
+    for li, ln in enumerate(lines):
+        out.append(Relationship(name=name_of.get(li, "relates"),
+                                entities=[names[ln.a], names[ln.b]],
+                                cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
+    return out

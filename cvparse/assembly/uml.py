@@ -217,8 +217,9 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
             continue  # a piece of a connector already read (e.g. one side of a triangle)
         kept.setdefault(pair, []).append(c.points)
         markers = []
+        half = min(back, 0.75 * float(np.hypot(pa[0] - pb[0], pa[1] - pb[1])))
         for tip, u in ((pa, ua), (pb, ub)):
-            extent, count = width_profile(dark, tip, tuple(u), back, 1.2 * th)
+            extent, count = width_profile(dark, tip, tuple(u), half, 1.2 * th)
             skip = int(round(1.5 * stroke)) + 1
             markers.append(classify_symbol(extent[skip:], count[skip:], stroke))
         for end, m in zip(c.ends, markers):

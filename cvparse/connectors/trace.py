@@ -316,7 +316,7 @@ def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> st
     coverage = float(covered.mean())
     if coverage > 0.9 and n_gaps == 0:
         return "solid"
-    if n_dashes < 3:
+    if n_dashes < 2 or (n_dashes == 2 and coverage > 0.8):
         return "solid"
     dash_len = coverage * length / max(n_dashes, 1)
     return "dotted" if dash_len < 2.5 * stroke + 1 else "dashed"

@@ -11,11 +11,17 @@ import cv2
 import numpy as np
 
 from .elements import Inventory, Scale, Shape, TextItem
-from .ocr import read_labels
+from .freetext import free_words
+from .dashed import dashed_regions
+from .double import outer_border
+from .ocr import glyph_height, read_crops
+from .pieces import joined_pieces
 from .paper import background_colour, colour_distance, ink_mask, paper_map
-from .regions import Region, enclosed_regions, grow_region
+from .regions import Region, enclosed_regions, fill_holes, grow_region
 from .scale import estimate_scale
 from .shapes import classify
+from .underline import erase_underlines, find_underlines
+from .wordjoin import join_label
 
 MIN_FIT = 0.86
 """Regions fitting no template better than this are gaps between lines, not shapes."""
@@ -66,6 +72,27 @@ def _merge_double_borders(regions: list[Region], stroke: float
             continue
         out.append((regions[inner_of.get(i, i)], r))
     return out
+
+
+def _close_ring(inner: Region, ring: Region, stroke: float) -> Region:
+    """The outer area of a double border: the ring with everything it surrounds.
+
+    A ring pinched shut where a connector meets it has no hole to fill, so the inner area
+    and the border between are added before filling.
+    """
+    x1, y1, x2, y2 = ring.bbox
+    m = np.zeros((y2 - y1, x2 - x1), np.uint8)
+    m |= ring.filled.astype(np.uint8)
+    ix1, iy1, ix2, iy2 = inner.bbox
+    m[iy1 - y1:iy2 - y1, ix1 - x1:ix2 - x1] |= inner.filled.astype(np.uint8)
+    k = 2 * int(round(stroke)) + 3
+    m = cv2.morphologyEx(np.pad(m, k), cv2.MORPH_CLOSE,
+                         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))[k:-k, k:-k]
+    filled = fill_holes(m.astype(bool))
+    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([x1, y1])
+    return Region(bbox=ring.bbox, filled=filled, paper_area=ring.paper_area, contour=contour)
 
 
 def _outer_bbox(region: Region, ink: np.ndarray, stroke: float) -> tuple[int, int, int, int]:
@@ -120,26 +147,143 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
     min_area = max(60.0, 1.2 * scale.text_height ** 2)
     fine_k = max(7, int(4 * scale.stroke + 1))
     bg = background_colour(rgb)
-    regions = [_grow(r, rgb, ink, fine_k, bg) for r in enclosed_regions(fine, min_area)]
+    raw = enclosed_regions(fine, max(20.0, 0.5 * scale.text_height ** 2))
+    normal = [r for r in raw if r.paper_area >= 0.3 * min_area and r.area >= min_area]
+    regions = [_grow(r, rgb, ink, fine_k, bg) for r in normal]
     shapes: list[Shape] = []
     kept: list[Region] = []
+    failed: list[Region] = []
     for region, outer in _merge_double_borders(regions, scale.stroke):
+        if outer is not region:
+            outer = _close_ring(region, outer, scale.stroke)
         kind, fit = classify(region.filled)
         if fit < MIN_FIT:
+            failed.append(region)
             continue
         fill = _fill_colour(region, rgb, ink)
         shapes.append(Shape(kind=kind, bbox=_outer_bbox(outer, ink, scale.stroke),
                             interior=region, outer=outer, fit=fit, double=outer is not region,
                             fill=fill))
         kept.append(region)
-    if ocr and shapes:
-        crops = [_text_crop(rgb, s.fill, r, scale.stroke) for s, r in zip(shapes, kept)]
-        for shape, label in zip(shapes, read_labels(crops, scale.text_height)):
-            shape.label = label
+    for s in shapes:
+        if not s.double:
+            ring = outer_border(s.interior, fine, scale.stroke)
+            if ring is not None:
+                s.outer, s.double = ring, True
+                s.bbox = _outer_bbox(ring, ink, scale.stroke)
+    small = [r for r in raw if not (r.paper_area >= 0.3 * min_area and r.area >= min_area)]
+    _add_pieced(shapes, kept, failed + small, rgb, ink, scale, min_area)
+    _add_dashed(shapes, kept, fine, rgb, ink, scale, min_area)
     text_mask = np.zeros((h, w), bool)
     for s in shapes:
         x1, y1, x2, y2 = s.interior.bbox
         text_mask[y1:y2, x1:x2] |= s.interior.filled & ink[y1:y2, x1:x2]
     texts: list[TextItem] = []
+    if ocr:
+        texts = _read_text(rgb, ink, shapes, kept, scale, bg, text_mask)
     return Inventory(width=w, height=h, scale=scale, background=bg,
                      shapes=shapes, texts=texts, ink=ink, text_mask=text_mask)
+
+
+def _inside(r: Region, shapes: list[Shape]) -> bool:
+    """Whether a region's centre lies in the interior of one of the shapes."""
+    x1, y1, x2, y2 = r.bbox
+    cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
+    for s in shapes:
+        a, b, c, d = s.interior.bbox
+        if a <= cx < c and b <= cy < d and s.interior.filled[cy - b, cx - a]:
+            return True
+    return False
+
+
+def _overlap(r: Region, s: Shape) -> int:
+    """Pixels shared by a region and a shape's outer area."""
+    x1, y1, x2, y2 = r.bbox
+    a, b, c, d = s.outer.bbox
+    ix1, iy1, ix2, iy2 = max(x1, a), max(y1, b), min(x2, c), min(y2, d)
+    if ix1 >= ix2 or iy1 >= iy2:
+        return 0
+    return int((r.filled[iy1 - y1:iy2 - y1, ix1 - x1:ix2 - x1]
+                & s.outer.filled[iy1 - b:iy2 - b, ix1 - a:ix2 - a]).sum())
+
+
+def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
+                rgb: np.ndarray, ink: np.ndarray, scale: Scale, min_area: float) -> None:
+    """Shapes cut apart by crossing lines, and pinched outer borders of double shapes."""
+    pool = [r for r in pool if not _inside(r, shapes)]
+    for region, kind, fit in joined_pieces(pool, ink.shape, scale.stroke, min_area, MIN_FIT):
+        hits = [(i, _overlap(region, s)) for i, s in enumerate(shapes)]
+        hits = [(i, n) for i, n in hits if n > 0]
+        if len(hits) == 1 and not shapes[hits[0][0]].double:
+            s = shapes[hits[0][0]]
+            if (hits[0][1] >= 0.9 * s.outer.area and s.interior.area >= 0.4 * region.area
+                    and s.kind == kind):
+                s.outer, s.double = region, True
+                s.bbox = _outer_bbox(region, ink, scale.stroke)
+            continue
+        if hits:
+            continue
+        shapes.append(Shape(kind=kind, bbox=_outer_bbox(region, ink, scale.stroke),
+                            interior=region, outer=region, fit=fit,
+                            fill=_fill_colour(region, rgb, ink)))
+        kept.append(region)
+
+
+def _add_dashed(shapes: list[Shape], kept: list[Region], fine: np.ndarray, rgb: np.ndarray,
+                ink: np.ndarray, scale: Scale, min_area: float) -> None:
+    """Shapes with dashed borders, found once their gaps are closed."""
+    taken = np.zeros(ink.shape, bool)
+    for s in shapes:
+        x1, y1, x2, y2 = s.outer.bbox
+        taken[y1:y2, x1:x2] |= s.outer.filled
+    for inner, region, kind, fit in dashed_regions(fine, taken, scale.stroke,
+                                                   scale.text_height, min_area, MIN_FIT):
+        shapes.append(Shape(kind=kind, bbox=_outer_bbox(region, ink, scale.stroke),
+                            interior=inner, outer=region, fit=fit, dashed=True,
+                            fill=_fill_colour(inner, rgb, ink)))
+        kept.append(inner)
+
+
+MIN_FREE_CONFIDENCE = 60.0
+ARROWHEAD_READINGS = frozenset("AVvY<>^")
+"""What Tesseract reads an open arrowhead as, when the line it tips was cut away."""
+"""Free words Tesseract is less sure of are specks, marker fragments or line ends."""
+
+
+def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list[Region],
+               scale: Scale, bg: tuple[int, int, int], text_mask: np.ndarray
+               ) -> list[TextItem]:
+    """Labels of every shape (underlines erased and noted) and the free words outside
+    them, read in one Tesseract call; sets the shape labels, returns the free text."""
+    crops, underlined = [], []
+    for s, r in zip(shapes, kept):
+        crop = _text_crop(rgb, s.fill, r, scale.stroke)
+        lines = find_underlines(crop, scale.stroke, scale.text_height)
+        underlined.append(bool(lines))
+        crops.append(erase_underlines(crop, lines))
+    words, word_crops = free_words(rgb, ink, shapes, scale, bg)
+    all_crops = crops + word_crops
+    if not all_crops:
+        return []
+    read = read_crops(all_crops, scale.text_height)
+    heights = [g for g in (glyph_height(c) for c in all_crops) if g > 0]
+    glyph = float(np.median(heights)) if heights else 0.6 * scale.text_height
+    for shape, crop, ws, ul in zip(shapes, crops, read, underlined):
+        shape.label = join_label(ws, crop, ul, glyph_height(crop) or glyph)
+        if ul and shape.label:
+            shape.underlined = shape.label.split()
+    texts = []
+    for wb, crop, ws in zip(words, word_crops, read[len(crops):]):
+        text = join_label(ws, crop, False, glyph_height(crop) or glyph)
+        conf = float(np.mean([x.confidence for x in ws])) if ws else 0.0
+        if not text or conf < MIN_FREE_CONFIDENCE or not any(ch.isalnum() for ch in text):
+            continue
+        if wb.touches_line and text in ARROWHEAD_READINGS:
+            continue
+        x1, y1, x2, y2 = wb.bbox
+        if x2 - x1 > (len(text) + 2) * scale.text_height:
+            continue  # far wider than its letters: glyphs chained through marker debris
+        texts.append(TextItem(text=text, bbox=wb.bbox, confidence=conf))
+        x1, y1, x2, y2 = wb.bbox
+        text_mask[y1:y2, x1:x2] |= ink[y1:y2, x1:x2]
+    return texts
