@@ -92,8 +92,8 @@ def width_profile(mask: np.ndarray, tip: tuple[float, float], inward: tuple[floa
 def classify_symbol(extent: np.ndarray, count: np.ndarray, stroke: float) -> str:
     """End marker from a width profile: none, arrow, open_arrow, triangle, diamond,
     filled_diamond (hollow triangle = UML inheritance / realization)."""
-    tail = extent[2 * len(extent) // 3:]
-    line = max(1.0, float(np.median(tail)) if tail.size else 1.0)
+    drawn = extent[extent > 0]
+    line = max(1.0, float(np.percentile(drawn, 20)) if drawn.size else 1.0)
     wide = extent > max(line + 2.0, 1.8 * line, 0.8 * stroke)
     if wide.sum() < 2:
         return "none"
