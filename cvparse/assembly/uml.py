@@ -17,7 +17,7 @@ from ..connectors.markers import classify_symbol, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box, find_boxes
 from ..primitives.elements import Inventory
-from ..primitives.ocr import read_crops
+from ..primitives.ocr import clean_single_glyph, glyph_count, read_crops
 from ..primitives.paper import colour_distance, strong_ink
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
@@ -110,7 +110,7 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
     out = []
     pad = 0
     for s in inv.shapes:
-        sx1, sy1, sx2, sy2 = s.bbox
+        sx1, sy1, sx2, sy2 = s.outer.bbox
         if sx1 >= x1 - pad and sy1 >= y1 - pad and sx2 <= x2 + pad and sy2 <= y2 + pad \
                 and (sx2 - sx1) * (sy2 - sy1) < 0.5 * area:
             out.append((sx1 - pad, sy1 - pad, sx2 + pad, sy2 + pad))
@@ -127,12 +127,14 @@ def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:
                                            header=ci == 0))
             owners.append((bi, ci))
     classes = [UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
-    for (bi, ci), words in zip(owners, read_crops(crops, inv.scale.text_height)):
+    for (bi, ci), crop, words in zip(owners, crops, read_crops(crops, inv.scale.text_height)):
         lines = _lines(words)
         cls = classes[bi]
         if ci == 0:
             names = [ln for ln in lines if not _STEREOTYPE.match(ln)] or lines
             cls.name = "".join(names[-1].split()) if names else ""
+            if glyph_count(crop) == 1:
+                cls.name = clean_single_glyph(cls.name)
             continue
         for ln in lines:
             (cls.methods if "(" in ln else cls.attributes).append(ln)

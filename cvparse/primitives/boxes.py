@@ -62,13 +62,13 @@ def _covers(seg: Segment, a: float, b: float, tol: float) -> bool:
 def find_boxes(ink: np.ndarray, stroke: float, text_height: float) -> list[Box]:
     """Rectangles whose four sides are drawn as straight lines, with their separators."""
     tol = 2 * stroke + 2
-    horiz = line_segments(ink, int(round(2 * text_height)), horizontal=True)
+    horiz = line_segments(ink, int(round(text_height)), horizontal=True)
     vert = line_segments(ink, int(round(1.2 * text_height)), horizontal=False)
     boxes: list[Box] = []
     vert = sorted(vert, key=lambda s: s.pos)
     for i, left in enumerate(vert):
         for right in vert[i + 1:]:
-            if right.pos - left.pos < 2 * text_height:
+            if right.pos - left.pos < text_height:
                 continue
             top = max(left.start, right.start)
             bottom = min(left.end, right.end)
