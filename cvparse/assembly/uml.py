@@ -95,6 +95,16 @@ def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: i
                 max(0, xs.min() - m):xs.max() + m + 1].astype(np.uint8)
 
 
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _identifier(text: str) -> str:
+    """A class name is one identifier; marks read from a badge or a border before it
+    ("C°Employee", "{-UserService") are dropped by keeping the last identifier."""
+    tokens = _IDENT.findall(text)
+    return tokens[-1] if tokens else text
+
+
 def _lines(words) -> list[str]:
     lines: dict[int, list] = {}
     for w in words:
@@ -132,7 +142,7 @@ def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:
         cls = classes[bi]
         if ci == 0:
             names = [ln for ln in lines if not _STEREOTYPE.match(ln)] or lines
-            cls.name = "".join(names[-1].split()) if names else ""
+            cls.name = _identifier("".join(names[-1].split())) if names else ""
             if glyph_count(crop) == 1:
                 cls.name = clean_single_glyph(cls.name)
             continue
@@ -219,10 +229,13 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
             continue  # a piece of a connector already read (e.g. one side of a triangle)
         kept.setdefault(pair, []).append(c.points)
         markers = []
-        half = min(back, 0.75 * float(np.hypot(pa[0] - pb[0], pa[1] - pb[1])))
+        half = min(back, 0.6 * float(np.hypot(pa[0] - pb[0], pa[1] - pb[1])))
         for tip, u in ((pa, ua), (pb, ub)):
-            extent, count = width_profile(dark, tip, tuple(u), half, 1.2 * th)
-            skip = int(round(1.5 * stroke)) + 1
+            span = 1.2 * th
+            extent, count = width_profile(dark, tip, tuple(u), half, span)
+            skip = 0  # the box border itself: as wide as the whole window
+            while skip < len(extent) and extent[skip] >= 0.9 * (2 * int(span) + 1):
+                skip += 1
             markers.append(classify_symbol(extent[skip:], count[skip:], stroke))
         for end, m in zip(c.ends, markers):
             end.marker = m
