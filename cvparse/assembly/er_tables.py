@@ -47,31 +47,60 @@ class TextLine:
     underlined: bool
 
 
-def cell_stacks(inv: Inventory) -> list[list[int]]:
-    """Groups of rectangles stacked edge to edge with aligned sides, top to bottom."""
+def _rows(inv: Inventory, cells: list[int], tol: float) -> list[list[int]]:
+    """Cells side by side with the same top and bottom, left to right, as table rows."""
+    box = {i: inv.shapes[i].interior.bbox for i in cells}
+    parent = {i: i for i in cells}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i in cells:
+        for j in cells:
+            a, b = box[i], box[j]
+            if (i != j and abs(a[1] - b[1]) <= tol and abs(a[3] - b[3]) <= tol
+                    and 0 <= b[0] - a[2] <= tol):
+                parent[find(j)] = find(i)
+    rows: dict[int, list[int]] = {}
+    for i in cells:
+        rows.setdefault(find(i), []).append(i)
+    return [sorted(r, key=lambda i: box[i][0]) for r in rows.values()]
+
+
+def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
+    """Tables: rows of rectangles stacked edge to edge under a row of the same width.
+
+    Each table is a list of rows top to bottom, each row its cells left to right; a lone
+    rectangle is a table of one row.
+    """
     tol = 2 * inv.scale.stroke + 3
     cells = [i for i, s in enumerate(inv.shapes) if s.kind in CELL_KINDS and not s.double]
+    rows = _rows(inv, cells, tol)
+    span = [(inv.shapes[r[0]].interior.bbox[0], inv.shapes[r[0]].interior.bbox[1],
+             inv.shapes[r[-1]].interior.bbox[2], inv.shapes[r[-1]].interior.bbox[3])
+            for r in rows]
     below: dict[int, int] = {}
-    for i in cells:
-        a = inv.shapes[i].interior.bbox
+    for i, a in enumerate(span):
         best = None
-        for j in cells:
-            if j == i:
-                continue
-            b = inv.shapes[j].interior.bbox
-            if abs(a[0] - b[0]) <= tol and abs(a[2] - b[2]) <= tol and 0 <= b[1] - a[3] <= tol:
-                if best is None or b[1] < inv.shapes[best].interior.bbox[1]:
+        for j, b in enumerate(span):
+            if j != i and abs(a[0] - b[0]) <= tol and abs(a[2] - b[2]) <= tol \
+                    and 0 <= b[1] - a[3] <= tol:
+                if best is None or b[1] < span[best][1]:
                     best = j
         if best is not None:
             below[i] = best
-    tops = [i for i in below if i not in set(below.values())]
-    stacks = []
-    for t in tops:
+    lower = set(below.values())
+    tables = []
+    for t in range(len(rows)):
+        if t in lower:
+            continue
         stack = [t]
         while stack[-1] in below and below[stack[-1]] not in stack:
             stack.append(below[stack[-1]])
-        stacks.append(stack)
-    return stacks
+        tables.append([rows[k] for k in stack])
+    return tables
 
 
 def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float
@@ -101,10 +130,12 @@ def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float
             merged.append(r)
     out = []
     for a, b in merged:
-        if b - a < 0.25 * text_height:
-            continue
         band = cell[a:b]
         cols = np.flatnonzero(band.any(axis=0))
+        if b - a < 0.25 * text_height:
+            continue
+        if b - a <= 2 * stroke + 2 and cols.size >= 0.8 * cell.shape[1]:
+            continue  # a rule across the box (name / attribute separator)
         m = 2
         crop = np.full((b - a + 2 * m, cols[-1] - cols[0] + 1 + 2 * m), 255, np.uint8)
         crop[m:-m, m:-m][band[:, cols[0]:cols[-1] + 1]] = 0
@@ -123,32 +154,40 @@ def _clean(text: str) -> str:
 
 
 def table_entities(inv: Inventory) -> list[TableEntity]:
-    """Every table-like entity box of the page, its rows read in one OCR call."""
+    """Every table-like entity box of the page, its rows read in one OCR call.
+
+    A table needs a name row and at least one attribute line: stacked rows, or a single
+    box holding several text lines.  Only the first cell of a row names an attribute
+    (the others hold its type).
+    """
     if inv.ink is None:
         return []
-    stacks = cell_stacks(inv)
-    if not stacks:
-        return []
     th, stroke = inv.scale.text_height, inv.scale.stroke
-    per_stack: list[list[list[TextLine]]] = []
+    found = []
     crops: list[np.ndarray] = []
-    for stack in stacks:
-        cells = [text_lines(inv.shapes[i], inv.ink, stroke, th) for i in stack]
-        per_stack.append(cells)
-        crops.extend(ln.crop for c in cells for ln in c)
+    for rows in cell_stacks(inv):
+        lines = [text_lines(inv.shapes[r[0]], inv.ink, stroke, th) for r in rows]
+        if len(rows) == 1:
+            if len(lines[0]) < 2:
+                continue
+            lines = [lines[0][:1], lines[0][1:]]
+        found.append(([i for r in rows for i in r], lines))
+        crops.extend(ln.crop for c in lines for ln in c)
+    if not found:
+        return []
     read = iter(read_crops(crops, th))
     glyph = float(np.median([g for g in (glyph_height(c) for c in crops) if g > 0] or [th]))
     out = []
-    for stack, cells in zip(stacks, per_stack):
+    for cells, lines in found:
         texts = [[(_clean(join_label(next(read), ln.crop, ln.underlined,
                                      glyph_height(ln.crop) or glyph)), ln) for ln in c]
-                 for c in cells]
+                 for c in lines]
         header = [t for t, _ in texts[0] if t]
-        name = " ".join(header) or inv.shapes[stack[0]].label
-        t = TableEntity(shapes=list(stack), name=_clean(name))
+        name = " ".join(header) or inv.shapes[cells[0]].label
+        t = TableEntity(shapes=cells, name=_clean(name))
         rows = [(text, ln) for c in texts[1:] for text, ln in c if text]
+        out.append(t)
         if not rows:
-            out.append(t)
             continue
         base = min(ln.x for _, ln in rows)
         parent = None
@@ -169,5 +208,4 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
                 t.multivalued.append(label)
             if d:
                 t.derived.append(label)
-        out.append(t)
     return out

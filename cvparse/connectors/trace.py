@@ -331,7 +331,7 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     pieces = _prune_spurs(_pieces(_join_dashes(mask, stroke, inv.scale.text_height)),
                           2.5 * stroke + 6)
     lines = _chain(pieces, span)
-    lines, gaps = _bridge_gaps(lines, 3 * stroke + 6, span)
+    lines, gaps = _bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     out = []

@@ -254,7 +254,7 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
                scale: Scale, bg: tuple[int, int, int], text_mask: np.ndarray
                ) -> list[TextItem]:
     """Labels of every shape (underlines erased and noted) and the free words outside
-    them, read in one Tesseract call; sets the shape labels, returns the free text."""
+    them; sets the shape labels, returns the free text."""
     crops, underlined = [], []
     for s, r in zip(shapes, kept):
         crop = _text_crop(rgb, s.fill, r, scale.stroke)
@@ -262,18 +262,18 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
         underlined.append(bool(lines))
         crops.append(erase_underlines(crop, lines))
     words, word_crops = free_words(rgb, ink, shapes, scale, bg)
-    all_crops = crops + word_crops
-    if not all_crops:
-        return []
-    read = read_crops(all_crops, scale.text_height)
-    heights = [g for g in (glyph_height(c) for c in all_crops) if g > 0]
+    # Two calls, not one: the sheet's common scale factor comes from the median glyph of
+    # its crops, and stray free words shifting it changes how single-letter labels read.
+    read = read_crops(crops, scale.text_height) if crops else []
+    read_free = read_crops(word_crops, scale.text_height) if word_crops else []
+    heights = [g for g in (glyph_height(c) for c in crops + word_crops) if g > 0]
     glyph = float(np.median(heights)) if heights else 0.6 * scale.text_height
     for shape, crop, ws, ul in zip(shapes, crops, read, underlined):
         shape.label = join_label(ws, crop, ul, glyph_height(crop) or glyph)
         if ul and shape.label:
             shape.underlined = shape.label.split()
     texts = []
-    for wb, crop, ws in zip(words, word_crops, read[len(crops):]):
+    for wb, crop, ws in zip(words, word_crops, read_free):
         text = join_label(ws, crop, False, glyph_height(crop) or glyph)
         conf = float(np.mean([x.confidence for x in ws])) if ws else 0.0
         if not text or conf < MIN_FREE_CONFIDENCE or not any(ch.isalnum() for ch in text):
