@@ -1,4 +1,4 @@
-"""Command line: ``cvparse parse``, ``cvparse eval``."""
+"""Command line: ``cvparse parse``, ``cvparse eval``, ``cvparse bench``."""
 
 from __future__ import annotations
 
@@ -99,7 +99,30 @@ def build_parser() -> argparse.ArgumentParser:
                         "with the benchmarks' own metrics.")
     evaluate.add_arguments(pe)
     pe.set_defaults(func=evaluate.main)
+    pb = sub.add_parser("bench", help="run a benchmark script of a cvparse checkout",
+                        description="Run benchmarks/<name>.py of the cvparse checkout in the "
+                        "current folder; options after the name go to the script "
+                        "(see `cvparse bench NAME --help`).")
+    pb.add_argument("name", choices=BENCHES, help="accuracy, speed or trace")
+    pb.add_argument("rest", nargs=argparse.REMAINDER, help="the script's own options")
+    pb.set_defaults(func=_bench_cmd)
     return p
+
+
+BENCHES = ("accuracy", "speed", "trace")
+
+
+def _bench_cmd(args: argparse.Namespace) -> int:
+    """Delegate to ``benchmarks/<name>.py`` (the scripts live in the repository, not the
+    installed package, because they need the fixture sets beside them)."""
+    import importlib
+
+    if not Path("benchmarks", "accuracy.py").is_file():
+        _error("benchmarks/: not found; run `cvparse bench` from a cvparse checkout")
+        return 2
+    sys.path.insert(0, os.getcwd())
+    module = {"trace": "bench_trace"}.get(args.name, args.name)
+    return int(importlib.import_module(f"benchmarks.{module}").main(args.rest) or 0)
 
 
 def main(argv: list[str] | None = None) -> int:
