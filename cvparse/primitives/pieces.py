@@ -1,0 +1,131 @@
+"""Shapes cut into pieces: a line crossing a diamond or triangle, a pinched double border.
+
+A connector drawn across a shape splits its inside into several enclosed regions, none of
+which fits a template.  Pieces that only a line width apart are joined (dilated, united,
+eroded back); a union that fits a template is the shape.  The ring between the two
+borders of a double diamond pinches shut at the corners the same way, and its pieces
+unite into the outer outline.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .regions import Region, fill_holes
+from .shapes import classify
+
+PIECE_KINDS = ("diamond", "triangle", "ellipse", "circle")
+"""Kinds accepted for a union: the ones lines cross in Chen diagrams.  Rectangles are left
+out, since orthogonal connectors enclose rectangular gaps of their own."""
+
+
+def _neighbours(regions: list[Region], size: tuple[int, int], reach: int) -> list[set[int]]:
+    h, w = size
+    labels = np.zeros((h, w), np.int32)
+    for i, r in enumerate(regions):
+        x1, y1, x2, y2 = r.bbox
+        labels[y1:y2, x1:x2][r.filled] = i + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    out: list[set[int]] = []
+    for i, r in enumerate(regions):
+        x1, y1, x2, y2 = r.bbox
+        gx1, gy1 = max(0, x1 - reach), max(0, y1 - reach)
+        gx2, gy2 = min(w, x2 + reach), min(h, y2 + reach)
+        m = np.zeros((gy2 - gy1, gx2 - gx1), np.uint8)
+        m[y1 - gy1:y2 - gy1, x1 - gx1:x2 - gx1] = r.filled
+        m = cv2.dilate(m, kernel).astype(bool)
+        found = set(np.unique(labels[gy1:gy2, gx1:gx2][m]).tolist()) - {0, i + 1}
+        out.append({j - 1 for j in found})
+    return out
+
+
+def _groups(adj: list[set[int]]) -> list[list[int]]:
+    seen: set[int] = set()
+    groups = []
+    for i in range(len(adj)):
+        if i in seen:
+            continue
+        stack, comp = [i], []
+        seen.add(i)
+        while stack:
+            k = stack.pop()
+            comp.append(k)
+            for j in adj[k]:
+                if j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+        groups.append(sorted(comp))
+    return groups
+
+
+def unite(regions: list[Region], reach: int) -> Region:
+    """One region: the members dilated by ``reach``, united, holes filled, eroded back,
+    thin spikes opened away."""
+    x1 = min(r.bbox[0] for r in regions) - reach
+    y1 = min(r.bbox[1] for r in regions) - reach
+    x2 = max(r.bbox[2] for r in regions) + reach
+    y2 = max(r.bbox[3] for r in regions) + reach
+    m = np.zeros((y2 - y1, x2 - x1), np.uint8)
+    for r in regions:
+        a, b, c, d = r.bbox
+        m[b - y1:d - y1, a - x1:c - x1] |= r.filled.astype(np.uint8)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    m = cv2.dilate(m, kernel)
+    m = fill_holes(m.astype(bool)).astype(np.uint8)
+    m = cv2.erode(m, kernel)
+    # Wedges between a crossing line and the border stick out as thin spikes.
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel).astype(bool)
+    if not m.any():
+        m = np.zeros((1, 1), bool)
+        m[0, 0] = True
+    ys, xs = np.nonzero(m)
+    bx1, by1, bx2, by2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    filled = m[by1:by2, bx1:bx2]
+    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([x1 + bx1,
+                                                                             y1 + by1])
+    return Region(bbox=(int(x1 + bx1), int(y1 + by1), int(x1 + bx2), int(y1 + by2)),
+                  filled=filled, paper_area=sum(r.paper_area for r in regions),
+                  contour=contour)
+
+
+def _fit(region: Region) -> tuple[str, float]:
+    kind, fit = classify(region.filled)
+    return kind, (fit if kind in PIECE_KINDS else 0.0)
+
+
+def joined_pieces(pieces: list[Region], size: tuple[int, int], stroke: float,
+                  min_area: float, min_fit: float) -> list[tuple[Region, str, float]]:
+    """Unions of neighbouring pieces that fit a shape: ``(region, kind, fit)`` each.
+
+    Grown greedily from the largest piece: the neighbour whose union fits best joins
+    while the fit improves, so gaps outside the shape (beyond its border) stay out.
+    """
+    reach = int(round(stroke)) + 2
+    adj = _neighbours(pieces, size, reach)
+    used: set[int] = set()
+    out = []
+    for seed in sorted(range(len(pieces)), key=lambda i: -pieces[i].area):
+        if seed in used or not adj[seed]:
+            continue
+        members = [seed]
+        region = pieces[seed]
+        kind, fit = _fit(region)
+        while True:
+            cands = set().union(*(adj[m] for m in members)) - set(members) - used
+            best = None
+            for j in cands:
+                r = unite([pieces[m] for m in members] + [pieces[j]], reach)
+                k, f = _fit(r)
+                if f > fit + 0.005 and (best is None or f > best[2]):
+                    best = (j, r, f, k)
+            if best is None:
+                break
+            members.append(best[0])
+            region, fit, kind = best[1], best[2], best[3]
+        if len(members) >= 2 and fit >= min_fit and region.area >= min_area:
+            used.update(members)
+            out.append((region, kind, fit))
+    return out

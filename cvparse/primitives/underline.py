@@ -1,0 +1,102 @@
+"""Underlined text (primary keys): find the underline under a label and erase it for OCR.
+
+An underline is a horizontal ink run, a stroke or two thick, below the middle of the text,
+about as long as the text itself; no glyph has a horizontal run that long (an underscore
+spans one glyph).  Erasing it keeps Tesseract from reading it as part of the letters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+DARK = 200
+"""Grey level below which a crop pixel counts as line ink (a one-pixel line drawn between
+two pixel rows is only mid-grey in each)."""
+
+
+@dataclass(frozen=True)
+class Underline:
+    """Rows and columns of an underline inside a crop."""
+
+    y1: int
+    y2: int
+    """Rows ``y1 .. y2 - 1`` hold the line."""
+    x1: int
+    x2: int
+
+
+def longest_runs(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: length, start and end (exclusive) of the longest horizontal ink run."""
+    h, w = ink.shape
+    m = ink.astype(np.int8)
+    pad = np.zeros((h, 1), np.int8)
+    d = np.diff(np.hstack([pad, m, pad]), axis=1)
+    length = np.zeros(h, int)
+    start = np.zeros(h, int)
+    for y in range(h):
+        s = np.flatnonzero(d[y] == 1)
+        e = np.flatnonzero(d[y] == -1)
+        if s.size:
+            k = int((e - s).argmax())
+            length[y], start[y] = e[k] - s[k], s[k]
+    return length, start, start + length
+
+
+def find_underlines(gray: np.ndarray, stroke: float, min_length: float) -> list[Underline]:
+    """Underlines of a text crop (dark on white), top to bottom.
+
+    A row counts when its longest run is at least ``min_length`` and spans most of the ink
+    above it on the same columns (the text it underlines); consecutive rows form one line
+    if the band is at most about two strokes thick.
+    """
+    ink = gray < DARK
+    length, start, end = longest_runs(ink)
+    rows = np.flatnonzero(length >= min_length)
+    out: list[Underline] = []
+    max_thick = int(round(2 * stroke)) + 2
+    i = 0
+    while i < rows.size:
+        j = i
+        while j + 1 < rows.size and rows[j + 1] == rows[j] + 1:
+            j += 1
+        y1, y2 = int(rows[i]), int(rows[j]) + 1
+        x1, x2 = int(start[rows[i:j + 1]].min()), int(end[rows[i:j + 1]].max())
+        above = ink[:y1, x1:x2]
+        text_rows = np.flatnonzero(above.any(axis=1))
+        if y2 - y1 <= max_thick and text_rows.size:
+            cols = np.flatnonzero(ink[:y1][text_rows.min():].any(axis=0))
+            covered = (cols.max() - cols.min() + 1) if cols.size else 0
+            # The text sits right above and spans most of the line, not a box edge.
+            near = y1 - text_rows.max() <= 3 * stroke + 2
+            # ... and the line spans most of that text (not the serifs of a few letters).
+            if near and covered >= 0.6 * (x2 - x1) and (x2 - x1) >= 0.7 * covered:
+                out.append(Underline(y1, y2, x1, x2))
+        i = j + 1
+    return out
+
+
+def erase_underlines(gray: np.ndarray, lines: list[Underline]) -> np.ndarray:
+    """A copy of the crop with the underline rows, anti-aliased fringe included, painted
+    white, except where a letter stroke crosses them."""
+    out = gray.copy()
+    h = gray.shape[0]
+    for u in lines:
+        y1, y2 = u.y1, u.y2
+        while y1 > 0 and _fringe(gray[y1 - 1, u.x1:u.x2]):
+            y1 -= 1
+        while y2 < h and _fringe(gray[y2, u.x1:u.x2]):
+            y2 += 1
+        # Keep the columns where a stroke crosses the line (a descender of g, p, y).
+        above = gray[max(0, y1 - 1), u.x1:u.x2] < DARK if y1 > 0 else np.zeros(u.x2 - u.x1, bool)
+        below = gray[y2, u.x1:u.x2] < DARK if y2 < h else np.zeros(u.x2 - u.x1, bool)
+        cross = above & below
+        cols = np.arange(u.x1, u.x2)[~cross]
+        out[y1:y2, cols] = 255
+    return out
+
+
+def _fringe(row: np.ndarray) -> bool:
+    """A row that is grey (not white) along nearly its whole length: the line's soft edge."""
+    return bool((row < 250).mean() >= 0.85)

@@ -1,0 +1,97 @@
+"""Join the OCR words of one label, restoring underscores between them.
+
+Tesseract often drops the low underscore of ``snake_case`` identifiers, reading two words,
+or reads it as a word of its own (``end _ time``).  The crop tells which: ink in the bottom
+band of the gap between two words is an underscore; so is a gap under an erased underline
+(the underline covered it) that is wider than a space.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .ocr import Word, clean_single_glyph, glyph_count
+
+DARK = 128
+
+
+def _has_underscore(gray: np.ndarray, left: Word, right: Word) -> bool:
+    """Ink in the lowest part of the gap between two words of one line."""
+    x1, x2 = left.bbox[2], right.bbox[0]
+    if x2 - x1 < 2:
+        return False
+    top = min(left.bbox[1], right.bbox[1])
+    bottom = max(left.bbox[3], right.bbox[3])
+    h = bottom - top
+    band = gray[max(0, bottom - h // 3):bottom + max(2, h // 4), x1 + 1:x2 - 1]
+    if band.size == 0:
+        return False
+    cols = (band < DARK).any(axis=0)
+    return bool(cols.mean() >= 0.5)
+
+
+def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
+    """Number of word breaks drawn as an underscore in a one-line crop.
+
+    A break is a run of columns, at least ``0.4 * glyph`` wide, with ink only in the
+    bottom rows (the underscore); if an underline was ``erased`` over the underscore,
+    ink-free runs count too.
+    """
+    ink = gray < DARK
+    rows = np.flatnonzero(ink.any(axis=1))
+    cols = np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0 or cols.size < 2:
+        return 0
+    low = int(np.ceil(rows[-1] - max(2.0, 0.3 * glyph)))
+    span = slice(cols[0], cols[-1] + 1)
+    upper = ink[:low, span].any(axis=0)
+    bottom = ink[low:, span].any(axis=0)
+    sub = ink[:, span]
+    inked = sub.any(axis=0)
+    lowest = sub.shape[0] - 1 - np.argmax(sub[::-1], axis=0)
+    baseline = float(np.median(lowest[inked]))
+    mark = ~upper
+    d = np.diff(np.concatenate([[0], mark.astype(np.int8), [0]]))
+    count = 0
+    for s, e in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)):
+        if e - s < 0.4 * glyph:
+            continue
+        if erased and not bottom[s:e].any():
+            count += 1
+            continue
+        rows_here = np.flatnonzero(sub[:, s:e].any(axis=1))
+        # An underscore sits on or below the baseline; letter tails reach above it.
+        if bottom[s:e].mean() >= 0.7 and rows_here.size and rows_here[0] >= baseline:
+            count += 1
+    return count
+
+
+def join_label(words: list[Word], gray: np.ndarray, underlined: bool, glyph: float) -> str:
+    """Words of one crop in reading order, ``_`` restored between words where drawn."""
+    if not words:
+        return ""
+    lines: dict[int, list[Word]] = {}
+    for w in words:
+        lines.setdefault(w.line, []).append(w)
+    ordered = sorted(lines.values(), key=lambda ws: min(w.bbox[1] for w in ws))
+    # Tesseract's word boxes are unreliable under an erased underline; the crop's own
+    # column gaps tell whether every word break is an underscore-wide gap.
+    joined_under = (len(ordered) == 1 and len(words) >= 2
+                    and underscore_gaps(gray, glyph, underlined) >= len(words) - 1)
+    out = []
+    for ws in ordered:
+        ws = sorted(ws, key=lambda w: w.bbox[0])
+        text = ws[0].text
+        for a, b in zip(ws, ws[1:]):
+            sep = " "
+            if joined_under or _has_underscore(gray, a, b):
+                sep = "_"
+            text += sep + b.text
+        out.append(text)
+    text = " ".join(out)
+    text = re.sub(r"\s*_+\s*", "_", text) if "_" in text else text
+    if glyph_count(gray) == 1:
+        text = clean_single_glyph(text)
+    return text

@@ -1,0 +1,135 @@
+"""Light tests of the benchmark scripts: the published numbers, the tracer comparison, and
+one small end-to-end accuracy run (a few seconds; deselect with ``-k "not slow"``)."""
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+from skimage.morphology import skeletonize
+
+from benchmarks import accuracy, bench_trace
+from benchmarks._common import (FAMILY_TASK, POINT_METRICS, PUBLISHED, PUBLISHED_FIELDS,
+                                default_set, load_published, select_items)
+from benchmarks.speed import doc_elements, slope
+
+NON_FRACTION_METRICS = POINT_METRICS + ("seconds_per_diagram", "api_calls_per_diagram",
+                                        "tokens_per_diagram")
+
+
+def test_published_rows_have_every_field_and_the_right_scale():
+    rows = load_published(PUBLISHED)
+    assert rows
+    for r in rows:
+        assert set(PUBLISHED_FIELDS) <= set(r), r
+        assert isinstance(r["value"], (int, float)) and not isinstance(r["value"], bool), r
+        assert r["source"].strip() and r["model"].strip(), r
+        if r["metric"] not in NON_FRACTION_METRICS:
+            assert 0.0 <= r["value"] <= 1.0, r
+    keys = [(r["benchmark"], r["subset"], r["metric"], r["model"]) for r in rows]
+    assert len(keys) == len(set(keys)), "duplicate published rows"
+
+
+def test_every_benchmark_task_has_published_rows():
+    benches = {r["benchmark"] for r in load_published(PUBLISHED)}
+    for task in FAMILY_TASK.values():
+        assert set(accuracy.TASK_BENCHMARKS[task]) <= benches
+
+
+def test_load_published_rejects_a_row_without_source(tmp_path):
+    p = tmp_path / "p.json"
+    p.write_text(json.dumps([{"benchmark": "x", "subset": "all", "metric": "m", "model": "M",
+                              "value": 0.5}]))
+    with pytest.raises(ValueError, match="source"):
+        load_published(p)
+
+
+def _cross(n=21):
+    m = np.zeros((n, n), bool)
+    m[n // 2 - 1:n // 2 + 2, 2:-2] = True
+    m[2:-2, n // 2 - 1:n // 2 + 2] = True
+    return m
+
+
+def _ring_and_tail():
+    m = np.zeros((30, 40), bool)
+    m[5:25, 5:25] = True
+    m[8:22, 8:22] = False
+    m[14:16, 25:38] = True
+    return m
+
+
+def test_bench_trace_walks_agree_on_synthetic_masks():
+    skels = [("cross", skeletonize(_cross())), ("ring", skeletonize(_ring_and_tail()))]
+    res = bench_trace.compare_walks(skels, repeats=1)
+    assert [r.name for r in res] == ["cross", "ring"]
+    for r, (_, s) in zip(res, skels):
+        assert r.identical
+        assert r.pixels == int(s.sum()) and r.paths >= 1
+        assert r.numba_ms >= 0 and r.python_ms >= 0
+
+
+def test_view_rows_put_cvparse_first_and_match_published_by_subset_and_metric():
+    report = {"summary": {"node_f1": 0.5},
+              "subsets": {"word": {"n": 2, "summary": {"node_f1": 0.75, "link_f1": 0.25}}}}
+    published = [
+        {"benchmark": "flowlearn", "subset": "word", "metric": "node_f1", "model": "A",
+         "value": 0.9, "source": "t"},
+        {"benchmark": "flowlearn", "subset": "char", "metric": "node_f1", "model": "B",
+         "value": 0.1, "source": "t"},
+        {"benchmark": "other", "subset": "word", "metric": "node_f1", "model": "C",
+         "value": 0.2, "source": "t"},
+    ]
+    view = accuracy.View("t", (accuracy.Column("node_f1", "word", "node_f1"),
+                               accuracy.Column("link_f1", "word", "link_f1")))
+    rows = accuracy.view_rows(view, "flowlearn", report, published)
+    assert rows == [("cvparse", [0.75, 0.25]), ("A", [0.9, None])]
+
+
+def test_domain_mean_is_the_unweighted_mean_of_subsets():
+    report = {"summary": {"edge_f1": 0.0},
+              "subsets": {"a": {"summary": {"edge_f1": 1.0}},
+                          "b": {"summary": {"edge_f1": 0.5}},
+                          "c": {"summary": {"edge_f1": None}}}}
+    assert accuracy.cvparse_value(report, accuracy.DOMAIN_MEAN, "edge_f1", "knossos") == 0.75
+
+
+def test_doc_elements_counts_nodes_and_edges():
+    graph = {"kind": "flowchart", "nodes": [{}, {}, {}], "edges": [{}, {}]}
+    er = {"kind": "er",
+          "entities": {"A": {"attributes": ["a1", "a2"], "composite": {"a2": ["x", "y"]}},
+                       "B": {"attributes": []}},
+          "relationships": [{"name": "r", "entities": ["A", "B"], "attributes": ["w"]},
+                            {"name": "ISA", "superclass": "A", "subclasses": ["B"]}]}
+    assert doc_elements(graph) == 5
+    # 2 entities + 4 attributes (2 + 2 components) x (node + line) + r (1 + 2 lines + 1 attr
+    # x 2) + ISA (1 + 2 lines)
+    assert doc_elements(er) == 2 + 8 + 5 + 3
+
+
+def test_slope_recovers_a_line():
+    fit = slope([1, 2, 3, 4], [3, 5, 7, 9])
+    assert fit["slope"] == pytest.approx(2.0) and fit["intercept"] == pytest.approx(1.0)
+    assert fit["r"] == pytest.approx(1.0)
+
+
+def test_accuracy_end_to_end_slow(tmp_path):
+    """One image per subset of the flowchart dev fixtures, parsed and scored."""
+    set_dir = default_set("flowchart")
+    expected = select_items(set_dir, 1) if set_dir.is_dir() else []
+    if not expected:
+        pytest.skip("no flowchart dev fixtures")
+    assert accuracy.main(["--limit", "1", "--family", "flowchart", "--out", str(tmp_path)]) == 0
+    rec = json.loads((tmp_path / "accuracy.json").read_text())
+    fam = rec["families"]["flowchart"]
+    assert fam["n_images"] == len(expected) and fam["parsed"] == len(expected)
+    assert {it.subset for it in expected} == set(fam["subsets"])
+    assert rec["git_commit"] and rec["cores"] >= 1 and rec["command"]
+    view = rec["tables"]["flowlearn"][0]
+    cols = [c["metric"] for c in view["columns"]]
+    ours = view["rows"][0]
+    assert ours["model"] == "cvparse"
+    assert ours["values"][cols.index("node_f1")] == fam["subsets"]["word"]["node_f1"]
+    assert any(r["model"] != "cvparse" for r in view["rows"])
+    with Image.open(tmp_path / "flowlearn.png") as img:
+        assert img.format == "PNG" and img.width >= 400
