@@ -46,7 +46,8 @@ def _parse_cmd(args: argparse.Namespace) -> int:
 
 
 def _parse_single(image: Path, args: argparse.Namespace) -> int:
-    overlay = str(image.with_name(image.stem + OVERLAY_SUFFIX)) if args.overlay else None
+    # The overlay goes to the current folder: the image's own folder may be read-only.
+    overlay = str(Path.cwd() / (image.stem + OVERLAY_SUFFIX)) if args.overlay else None
     o = run_one(str(image), args.kind, args.format, overlay)
     for w in o.warnings:
         print(f"cvparse: warning: {o.file}: {w}", file=sys.stderr)
@@ -88,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "for several inputs)")
     pp.add_argument("--overlay", action="store_true",
                     help="also draw what was detected, as <stem>.overlay.png in --out "
-                    "(next to the image for one file without --out)")
+                    "(the current folder for one file without --out)")
     pp.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
                     help="worker processes for a batch (1)")
     pp.add_argument("--no-resume", action="store_true",

@@ -70,10 +70,15 @@ def test_photo_like_image_gives_empty_document_and_warning(tmp_path, capsys, kin
     assert f"cvparse: warning: {img}: {EMPTY_WARNING}" in err.splitlines()
 
 
-def test_single_file_overlay_is_written_next_to_the_image(tmp_path, capsys):
+def test_single_file_overlay_is_written_to_the_current_folder(tmp_path, capsys,
+                                                               monkeypatch):
     img = diagram_png(tmp_path / "flow.png")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
     assert main(["parse", str(img), "--overlay"]) == 0
-    overlay = tmp_path / "flow.overlay.png"
+    assert not (tmp_path / "flow.overlay.png").exists()
+    overlay = work / "flow.overlay.png"
     with Image.open(overlay) as im:
         assert im.size == Image.open(img).size
     document_from_json(capsys.readouterr().out)
