@@ -1,8 +1,11 @@
 """The node inventory: every closed shape with its kind, modifiers and label, plus free text.
 
 Steps: paper and ink (``paper``), scale (``scale``), enclosed regions (``regions``), shape
-fitting (``shapes``), double borders merged, then one batched OCR call (``ocr``) for the
-labels inside shapes and the free text outside them.
+fitting (``shapes``), double borders (ring regions merged, or a second outline found by
+``double``), shapes cut apart by crossing lines re-joined (``pieces``), dashed-border
+shapes (``dashed``), then OCR (``ocr``): one batched call for the labels inside shapes
+(underlines found and erased first, ``underline``; underscores restored, ``wordjoin``)
+and one for the free words outside them (``freetext``).
 """
 
 from __future__ import annotations
@@ -11,12 +14,12 @@ import cv2
 import numpy as np
 
 from .elements import Inventory, Scale, Shape, TextItem
-from .freetext import free_words
 from .dashed import dashed_regions
 from .double import outer_border
+from .freetext import free_words
 from .ocr import glyph_height, read_crops
-from .pieces import joined_pieces
 from .paper import background_colour, colour_distance, ink_mask, paper_map
+from .pieces import joined_pieces
 from .regions import Region, enclosed_regions, fill_holes, grow_region
 from .scale import estimate_scale
 from .shapes import classify
@@ -144,10 +147,11 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
     """Find every closed shape of a page, classify it and read its label."""
     h, w = rgb.shape[:2]
     paper, ink, fine, scale = page_ink(rgb)
-    min_area = max(60.0, 1.2 * scale.text_height ** 2)
+    min_area = max(60.0, min(1.2 * scale.text_height ** 2, 40 * scale.stroke ** 2))
     fine_k = max(7, int(4 * scale.stroke + 1))
     bg = background_colour(rgb)
-    raw = enclosed_regions(fine, max(20.0, 0.5 * scale.text_height ** 2))
+    raw = enclosed_regions(fine, max(20.0, min(0.5 * scale.text_height ** 2,
+                                               20 * scale.stroke ** 2)))
     normal = [r for r in raw if r.paper_area >= 0.3 * min_area and r.area >= min_area]
     regions = [_grow(r, rgb, ink, fine_k, bg) for r in normal]
     shapes: list[Shape] = []
