@@ -65,6 +65,8 @@ def pass_through_pairs(inv: Inventory, connectors: list[Connector]
     tol = 2 * inv.scale.stroke + 2
     pairs: dict[tuple[int, int], tuple[int, int]] = {}
     for node, ends in by_shape.items():
+        if inv.shapes[node].kind == "triangle":
+            continue  # IS-A lines are drawn into the triangle, to its centre
         cands = []
         for i, (c1, e1) in enumerate(ends):
             for c2, e2 in ends[i + 1:]:
@@ -113,7 +115,27 @@ def shape_links(inv: Inventory, connectors: list[Connector]) -> list[Link]:
             if start is None or end is None or start == end:
                 continue
             links.append(Link(start, end, np.concatenate(pts), c.style))
-    return links
+    return drop_split_duplicates(links, 2 * inv.scale.text_height)
+
+
+def drop_split_duplicates(links: list[Link], gap: float) -> list[Link]:
+    """One line cut in two (where a label box was taken out of it) between the same two
+    shapes: keep the longer piece.  The shorter piece lies within ``gap / 2`` of the longer
+    line; a recursive relationship's two lines run apart."""
+    def length(ln: Link) -> float:
+        return float(np.linalg.norm(np.diff(ln.points, axis=0), axis=1).sum())
+
+    drop: set[int] = set()
+    for i, a in enumerate(links):
+        for j in range(i + 1, len(links)):
+            b = links[j]
+            if i in drop or j in drop or {a.a, a.b} != {b.a, b.b}:
+                continue
+            short, long_ = (a, b) if length(a) < length(b) else (b, a)
+            # The short piece lies along the long one (its direction is too noisy to use).
+            if max(_dist_to_polyline(p, long_.points)[0] for p in short.points) <= gap / 2:
+                drop.add(i if short is a else j)
+    return [ln for k, ln in enumerate(links) if k not in drop]
 
 
 def clean_label(text: str) -> str:
@@ -146,6 +168,11 @@ def _dist_to_polyline(p: np.ndarray, pts: np.ndarray) -> tuple[float, float]:
     return float(d[i]), float((L[:i].sum() + t[i] * L[i]) / total)
 
 
+def cardinality_text(text: str) -> str:
+    """A free word as a cardinality: stray dots and quotes OCR adds around it dropped."""
+    return text.strip().strip(".,'`:;")
+
+
 def _text_centre(t: TextItem) -> np.ndarray:
     x1, y1, x2, y2 = t.bbox
     return np.array([(x1 + x2) / 2, (y1 + y2) / 2], float)
@@ -160,7 +187,7 @@ def assign_cardinalities(inv: Inventory, lines: list[Link], radius: float,
     one equally near the middle, and each text is used once.
     """
     texts = [(k, t) for k, t in enumerate(inv.texts)
-             if CARDINALITY.match(t.text.strip()) and k not in (exclude or set())]
+             if CARDINALITY.match(cardinality_text(t.text)) and k not in (exclude or set())]
     pairs = []
     for ti, (_, t) in enumerate(texts):
         c = _text_centre(t)
@@ -175,7 +202,7 @@ def assign_cardinalities(inv: Inventory, lines: list[Link], radius: float,
         if ti in used_t or li in out:
             continue
         used_t.add(ti)
-        out[li] = texts[ti][1].text.strip()
+        out[li] = cardinality_text(texts[ti][1].text)
         if used is not None:
             used.add(texts[ti][0])
     return out
@@ -362,7 +389,7 @@ def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str |
     if not lines:
         return []
     words = [(k, t) for k, t in enumerate(inv.texts)
-             if k not in cards_used and not CARDINALITY.match(t.text.strip())]
+             if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))]
     pairs = []
     for wi, (k, t) in enumerate(words):
         c = _text_centre(t)
