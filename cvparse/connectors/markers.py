@@ -51,7 +51,10 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float) 
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     owner = ownership(mask, connectors)
     for i, c in enumerate(connectors):
-        widths = [end_halfwidth(c, i, e, dist, owner, stroke) / stroke for e in (0, 1)]
+        # A page-wide stroke estimate can be inflated (text, halos); a connector's own
+        # line width is the better unit when it is thinner.
+        unit = min(stroke, max(1.0, c.width)) if c.width > 0 else stroke
+        widths = [end_halfwidth(c, i, e, dist, owner, stroke) / unit for e in (0, 1)]
         for e in (0, 1):
             mine, other = widths[e], widths[1 - e]
             head = mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
