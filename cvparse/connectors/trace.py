@@ -186,12 +186,12 @@ def _chain(pieces: list[_Piece], span: float) -> list[np.ndarray]:
     return lines
 
 
-def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float
+def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: float = 3.0
                  ) -> tuple[list[np.ndarray], list[int]]:
     """Join collinear lines whose ends face each other across a short gap.
 
     Candidate end pairs come from a k-d tree; the closest facing pairs are linked first,
-    each end at most once.  Returns the joined lines and, per line, how many gaps were
+    each end at most once.  Gaps wider than ``2 * tiny`` must also lie along the line.  Returns the joined lines and, per line, how many gaps were
     bridged inside it.
     """
     from scipy.spatial import cKDTree
@@ -208,7 +208,10 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float
         dist = float(np.linalg.norm(gap))
         if dist == 0:
             continue
-        if float(gap @ dirs[p]) / dist < 0.8 or float(dirs[p] @ dirs[q]) > -0.8:
+        if float(dirs[p] @ dirs[q]) > -0.8:
+            continue
+        # across a gap of a few pixels the offset's own direction means little
+        if dist > 2 * tiny and float(gap @ dirs[p]) / dist < 0.8:
             continue
         cands.append((dist, p, q))
     link: dict[int, int] = {}
@@ -331,7 +334,8 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     pieces = _prune_spurs(_pieces(_join_dashes(mask, stroke, inv.scale.text_height)),
                           2.5 * stroke + 6)
     lines = _chain(pieces, span)
-    lines, gaps = _bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span)
+    lines, gaps = _bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span,
+                               stroke + 1)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     out = []
