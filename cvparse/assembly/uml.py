@@ -12,7 +12,7 @@ import re
 import cv2
 import numpy as np
 
-from ..connectors.elements import Connector
+from ..connectors.elements import Connector, End
 from ..connectors.markers import classify_symbol, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box, find_boxes
@@ -182,6 +182,44 @@ def _hit_box(start: np.ndarray, direction: np.ndarray, boxes: list[Box], reach: 
     return None, None
 
 
+def _bridges(boxes: list[Box], dark: np.ndarray, th: float) -> list[Connector]:
+    """Straight connectors across the narrow gap between two facing boxes.
+
+    Between boxes drawn close together a relation line is short enough to vanish in the
+    tracer's cleanup (a marker and one dash); a band of ink crossing most of the gap
+    between facing sides is such a line.
+    """
+    out = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            for horizontal in (True, False):
+                lo = 0 if horizontal else 1
+                (p, q) = (a, b) if a.bbox[lo] < b.bbox[lo] else (b, a)
+                start, stop = p.bbox[lo + 2] + 1, q.bbox[lo] - 1
+                if not 0 < stop - start <= 6 * th:
+                    continue
+                o1 = max(p.bbox[1 - lo], q.bbox[1 - lo])
+                o2 = min(p.bbox[3 - lo], q.bbox[3 - lo])
+                if o2 - o1 < th:
+                    continue
+                band = dark[o1:o2, start:stop] if horizontal else dark[start:stop, o1:o2].T
+                cover = band.mean(axis=1)
+                k = int(np.argmax(cover))
+                if cover[k] < 0.4:
+                    continue
+                pos = o1 + k
+                if horizontal:
+                    pts = np.array([[start, pos], [stop, pos]], float)
+                else:
+                    pts = np.array([[pos, start], [pos, stop]], float)
+                d = (pts[1] - pts[0]) / np.linalg.norm(pts[1] - pts[0])
+                style = "solid" if cover[k] > 0.85 else "dashed"
+                out.append(Connector(points=pts, ends=(End(tuple(pts[0]), tuple(-d)),
+                                                       End(tuple(pts[1]), tuple(d))),
+                                     style=style, width=1.0))
+    return out
+
+
 def _near(points: np.ndarray, other: np.ndarray, tol: float) -> bool:
     """True if most of ``points`` lies within ``tol`` of the polyline ``other``."""
     d = np.linalg.norm(points[:, None, :] - other[None, ::max(1, len(other) // 200), :], axis=2)
@@ -215,6 +253,7 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     dark = _dark_ink(inv)
     relations = []
     kept: dict[frozenset, list[np.ndarray]] = {}
+    connectors = list(connectors) + _bridges(boxes, dark, th)
     for c in sorted(connectors, key=lambda c: -c.length):
         hits = []
         for pts in (c.points[::-1], c.points):
