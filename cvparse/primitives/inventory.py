@@ -19,7 +19,7 @@ from .double import outer_border
 from .freetext import free_words
 from .ocr import glyph_height, read_crops
 from .paper import background_colour, colour_distance, ink_mask, paper_map
-from .pieces import joined_pieces
+from .pieces import hull_fits, joined_pieces
 from .regions import Region, enclosed_regions, fill_holes, grow_region
 from .scale import estimate_scale
 from .shapes import classify
@@ -213,9 +213,12 @@ def _overlap(r: Region, s: Shape) -> int:
 
 def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
                 rgb: np.ndarray, ink: np.ndarray, scale: Scale, min_area: float) -> None:
-    """Shapes cut apart by crossing lines, and pinched outer borders of double shapes."""
+    """Shapes cut apart by crossing lines, pinched outer borders of double shapes, and
+    shapes notched by a label touching their border."""
     pool = [r for r in pool if not _inside(r, shapes)]
-    for region, kind, fit in joined_pieces(pool, ink.shape, scale.stroke, min_area, MIN_FIT):
+    found = joined_pieces(pool, ink.shape, scale.stroke, min_area, MIN_FIT)
+    found += hull_fits(pool, ink, min_area, MIN_FIT)
+    for region, kind, fit in found:
         hits = [(i, _overlap(region, s)) for i, s in enumerate(shapes)]
         hits = [(i, n) for i, n in hits if n > 0]
         if len(hits) == 1 and not shapes[hits[0][0]].double:
@@ -254,6 +257,19 @@ ARROWHEAD_READINGS = frozenset("AVvY<>^")
 """Free words Tesseract is less sure of are specks, marker fragments or line ends."""
 
 
+def _plausible_word(text: str) -> bool:
+    """Free text made of word characters; a lone character a digit, capital or ``*``.
+
+    Line ends, junctions and marker fragments read as punctuation runs or a stray
+    lower-case letter.
+    """
+    if any(not (ch.isalnum() or ch in "_.*()-'") for ch in text.replace(" ", "")):
+        return False
+    if len(text) == 1:
+        return text.isdigit() or text.isupper() or text == "*"
+    return True
+
+
 def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list[Region],
                scale: Scale, bg: tuple[int, int, int], text_mask: np.ndarray
                ) -> list[TextItem]:
@@ -283,6 +299,8 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
         if not text or conf < MIN_FREE_CONFIDENCE or not any(ch.isalnum() for ch in text):
             continue
         if wb.touches_line and text in ARROWHEAD_READINGS:
+            continue
+        if not _plausible_word(text):
             continue
         x1, y1, x2, y2 = wb.bbox
         if x2 - x1 > (len(text) + 2) * scale.text_height:

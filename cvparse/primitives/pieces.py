@@ -20,6 +20,11 @@ PIECE_KINDS = ("diamond", "triangle", "ellipse", "circle")
 out, since orthogonal connectors enclose rectangular gaps of their own."""
 
 
+HULL_KINDS = ("triangle",)
+"""Kinds a notched region may be restored to: the IS-A triangle, whose label fills it to
+the border (restoring ellipses and diamonds this way also finds gaps between boxes)."""
+
+
 def _neighbours(regions: list[Region], size: tuple[int, int], reach: int) -> list[set[int]]:
     h, w = size
     labels = np.zeros((h, w), np.int32)
@@ -127,5 +132,36 @@ def joined_pieces(pieces: list[Region], size: tuple[int, int], stroke: float,
             region, fit, kind = best[1], best[2], best[3]
         if len(members) >= 2 and fit >= min_fit and region.area >= min_area:
             used.update(members)
+            out.append((region, kind, fit))
+    return out
+
+
+def hull_fits(pieces: list[Region], ink: np.ndarray, min_area: float, min_fit: float,
+              max_growth: float = 1.6, min_ink: float = 0.3
+              ) -> list[tuple[Region, str, float]]:
+    """Single regions notched by a label touching the border, restored by their convex
+    hull: ``(region, kind, fit)`` for each hull that fits a shape (the kinds are convex).
+
+    What the hull adds must be largely ink (the letters); a gap between lines gains
+    empty paper instead.
+    """
+    out = []
+    for r in pieces:
+        if r.area < min_area:
+            continue
+        x1, y1 = r.bbox[:2]
+        hull = cv2.convexHull(r.contour.astype(np.int32) - np.array([x1, y1]))
+        m = np.zeros(r.filled.shape, np.uint8)
+        cv2.fillPoly(m, [hull], 1)
+        if m.sum() > max_growth * r.area:
+            continue
+        added = m.astype(bool) & ~r.filled
+        x2, y2 = r.bbox[2:]
+        if added.any() and ink[y1:y2, x1:x2][added].mean() < min_ink:
+            continue
+        region = Region(bbox=r.bbox, filled=m.astype(bool), paper_area=r.paper_area,
+                        contour=hull.reshape(-1, 2) + np.array([x1, y1]))
+        kind, fit = _fit(region)
+        if fit >= min_fit and kind in HULL_KINDS:
             out.append((region, kind, fit))
     return out

@@ -32,6 +32,13 @@ def _has_underscore(gray: np.ndarray, left: Word, right: Word) -> bool:
     return bool(cols.mean() >= 0.5)
 
 
+def _longest_run(row: np.ndarray) -> int:
+    """Length of the longest run of True in a 1-D boolean array."""
+    d = np.diff(np.concatenate([[0], row.astype(np.int8), [0]]))
+    starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)
+    return int((ends - starts).max()) if starts.size else 0
+
+
 def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
     """Number of word breaks drawn as an underscore in a one-line crop.
 
@@ -62,8 +69,11 @@ def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
             count += 1
             continue
         rows_here = np.flatnonzero(sub[:, s:e].any(axis=1))
-        # An underscore sits on or below the baseline; letter tails reach above it.
-        if bottom[s:e].mean() >= 0.7 and rows_here.size and rows_here[0] >= baseline:
+        # An underscore sits below the baseline (letter bottoms rest on it) and
+        # is one unbroken stroke (the bottom tips of a w or v are not).
+        flat = max((_longest_run(sub[y, s:e]) for y in rows_here), default=0)
+        if (bottom[s:e].mean() >= 0.7 and rows_here.size and rows_here[0] > baseline
+                and flat >= 0.6 * (e - s)):
             count += 1
     return count
 

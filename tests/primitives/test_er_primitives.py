@@ -1,0 +1,166 @@
+"""Underlines, underscores, dashed borders, double borders, cut shapes and free words."""
+
+import cv2
+import numpy as np
+
+from cvparse.primitives.dashed import close_gaps, dash_runs, dashed_regions
+from cvparse.primitives.double import outer_border
+from cvparse.primitives.elements import Scale
+from cvparse.primitives.freetext import group_words, is_straight_stroke, solid
+from cvparse.primitives.ocr import Word
+from cvparse.primitives.pieces import hull_fits, joined_pieces
+from cvparse.primitives.regions import enclosed_regions
+from cvparse.primitives.underline import erase_underlines, find_underlines
+from cvparse.primitives.wordjoin import join_label, underscore_gaps
+
+
+def _text_crop(underline: bool) -> np.ndarray:
+    img = np.full((30, 120), 255, np.uint8)
+    cv2.putText(img, "abcdef", (4, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 0, 2)
+    if underline:
+        img[24:26, 4:100] = 0
+    return img
+
+
+def test_underline_found_under_text_and_erased():
+    lines = find_underlines(_text_crop(True), stroke=2, min_length=16)
+    assert len(lines) == 1 and lines[0].y1 >= 23
+    erased = erase_underlines(_text_crop(True), lines)
+    assert (erased[24:26, 10:90] == 255).all()
+    assert (erased[:22] < 128).any()  # the letters stay
+
+
+def test_no_underline_under_plain_text():
+    assert find_underlines(_text_crop(False), stroke=2, min_length=16) == []
+
+
+def _words_crop(underscore: bool) -> tuple[np.ndarray, list[Word]]:
+    img = np.full((30, 150), 255, np.uint8)
+    img[6:20, 5:45] = 0     # word one (a block standing for letters)
+    img[6:20, 70:110] = 0   # word two
+    if underscore:
+        img[21:23, 48:67] = 0
+    words = [Word("one", (5, 6, 45, 20), 90, 0), Word("two", (70, 6, 110, 20), 90, 0)]
+    return img, words
+
+
+def test_underscore_between_words_is_restored():
+    img, words = _words_crop(True)
+    assert underscore_gaps(img, 14, erased=False) == 1
+    assert join_label(words, img, False, 14) == "one_two"
+
+
+def test_space_between_words_stays_a_space():
+    img, words = _words_crop(False)
+    assert underscore_gaps(img, 14, erased=False) == 0
+    assert join_label(words, img, False, 14) == "one two"
+    # Under an erased underline the same gap was an underscore.
+    assert join_label(words, img, True, 14) == "one_two"
+
+
+def _dashed_ellipse(dash: int = 8, gap: int = 9) -> np.ndarray:
+    ink = np.zeros((120, 200), np.uint8)
+    pts = cv2.ellipse2Poly((100, 60), (70, 35), 0, 0, 360, 1)
+    steps = np.cumsum(np.r_[0, np.linalg.norm(np.diff(pts, axis=0), axis=1)])
+    period = dash + gap
+    for (p, q), s in zip(zip(pts[:-1], pts[1:]), steps[:-1]):
+        if s % period < dash:
+            cv2.line(ink, tuple(int(v) for v in p), tuple(int(v) for v in q), 1, 2)
+    return ink.astype(bool)
+
+
+def test_dashed_ellipse_is_found_once_gaps_close():
+    ink = _dashed_ellipse()
+    assert not enclosed_regions(ink, 400)  # leaks: no region before closing
+    assert enclosed_regions(close_gaps(ink, 2, 16), 400)
+    found = dashed_regions(ink, np.zeros_like(ink), 2, 16, 400, 0.86)
+    assert len(found) == 1
+    inner, region, kind, fit = found[0]
+    assert kind == "ellipse" and fit >= 0.86
+    x1, y1, x2, y2 = region.bbox
+    assert abs((x1 + x2) / 2 - 100) <= 3 and abs((y1 + y2) / 2 - 60) <= 3
+
+
+def test_solid_ellipse_is_not_dashed():
+    ink = np.zeros((120, 200), np.uint8)
+    cv2.ellipse(ink, (100, 60), (70, 35), 0, 0, 360, 1, 2)
+    assert dashed_regions(ink.astype(bool), np.zeros((120, 200), bool), 2, 16, 400,
+                          0.86) == []
+
+
+def test_dash_runs_regular_vs_irregular():
+    regular = np.tile([1] * 8 + [0] * 8, 10).astype(bool)
+    n, longest, spread = dash_runs(regular)
+    assert n == 10 and longest < 0.1 and spread < 0.1
+    irregular = np.array([1] * 60 + [0] * 5 + [1] * 3 + [0] * 5 + [1] * 20 + [0] * 7, bool)
+    assert dash_runs(irregular)[1] > 0.5
+
+
+def _diamond(ink: np.ndarray, cx: int, cy: int, rx: int, ry: int) -> None:
+    pts = np.array([[cx, cy - ry], [cx + rx, cy], [cx, cy + ry], [cx - rx, cy]], np.int32)
+    cv2.polylines(ink, [pts], True, 1, 2)
+
+
+def test_double_diamond_outer_border_found():
+    ink = np.zeros((120, 220), np.uint8)
+    _diamond(ink, 110, 60, 90, 45)
+    _diamond(ink, 110, 60, 78, 39)
+    regions = enclosed_regions(ink.astype(bool), 400)
+    inner = min(regions, key=lambda r: r.area)  # the ring, filled, is the larger one
+    ring = outer_border(inner, ink.astype(bool), 2)
+    assert ring is not None and ring.area > inner.area * 1.15
+    single = np.zeros((120, 220), np.uint8)
+    _diamond(single, 110, 60, 78, 39)
+    r = max(enclosed_regions(single.astype(bool), 400), key=lambda r: r.area)
+    assert outer_border(r, single.astype(bool), 2) is None
+
+
+def test_triangle_cut_by_a_line_is_joined():
+    ink = np.zeros((140, 200), np.uint8)
+    pts = np.array([[100, 20], [170, 120], [30, 120]], np.int32)
+    cv2.polylines(ink, [pts], True, 1, 2)
+    cv2.line(ink, (0, 0), (199, 139), 1, 2)  # a connector drawn across it
+    pieces = enclosed_regions(ink.astype(bool), 20)
+    joined = joined_pieces(pieces, ink.shape, 2, 400, 0.86)
+    assert len(joined) == 1 and joined[0][1] == "triangle"
+    x1, y1, x2, y2 = joined[0][0].bbox
+    # Interior of the outline, sharp corners slightly rounded by the spike opening.
+    assert x1 <= 40 and x2 >= 160 and y1 <= 30 and y2 >= 115
+
+
+def test_glyph_tests():
+    bar = np.zeros((14, 3), bool)
+    bar[:, 1] = True
+    ys, xs = np.nonzero(bar)
+    assert is_straight_stroke(ys, xs, 2)
+    n = np.zeros((14, 12), np.uint8)
+    cv2.putText(n, "N", (0, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1, 1)
+    ys, xs = np.nonzero(n)
+    assert not is_straight_stroke(ys, xs, 1)
+    blob = np.zeros((14, 14), np.uint8)
+    cv2.fillPoly(blob, [np.array([[0, 0], [13, 7], [0, 13]], np.int32)], 1)
+    assert solid(blob.astype(bool), 1) and not solid(n.astype(bool), 1)
+
+
+def test_group_words_joins_letters_and_underscore():
+    # stats rows: x, y, w, h, area (row 0 is the background)
+    stats = np.array([[0, 0, 0, 0, 0],
+                      [10, 10, 8, 12, 40], [20, 10, 8, 12, 40],   # "ab"
+                      [30, 23, 10, 2, 20],                          # "_"
+                      [42, 10, 8, 12, 40],                          # "c"
+                      [120, 10, 8, 12, 40]])                        # far away
+    words = group_words([1, 2, 3, 4, 5], stats, Scale(stroke=2, text_height=16))
+    assert sorted(len(w.labels) for w in words) == [1, 4]
+
+
+def test_triangle_notched_by_its_label_is_restored():
+    ink = np.zeros((100, 160), np.uint8)
+    pts = np.array([[10, 10], [150, 10], [80, 90]], np.int32)  # apex down, like IS-A
+    cv2.polylines(ink, [pts], True, 1, 2)
+    ink[10:30, 60:100] = 1  # a label block touching the top edge
+    regions = enclosed_regions(ink.astype(bool), 200)
+    assert len(regions) == 1
+    from cvparse.primitives.shapes import classify
+    assert classify(regions[0].filled)[1] < 0.86
+    fixed = hull_fits(regions, ink.astype(bool), 200, 0.86)
+    assert len(fixed) == 1 and fixed[0][1] == "triangle"
