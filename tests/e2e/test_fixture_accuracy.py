@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cvparse.metrics import flowlearn, uml
+from cvparse.metrics import er, flowlearn, topology, uml
 from cvparse.pipeline import parse
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures"
@@ -60,3 +60,32 @@ def test_uml_all_conditions(uml_rows):
     assert s["em"] >= 0.90
     assert s["relacc"] >= 0.75
     assert s["relation_f1"] >= 0.70
+
+
+@pytest.fixture(scope="module")
+def er_rows():
+    return _score("er", er, "er")
+
+
+@pytest.fixture(scope="module")
+def topology_rows():
+    return _score("topology", topology, "topology")
+
+
+def test_er_all_tiers(er_rows):
+    s = er.summarize(er_rows)
+    assert s["macro_f1"] >= 0.85
+    assert s["entities_f1"] >= 0.92
+    assert s["weak_entities_f1"] >= 0.95
+
+
+def test_er_chen_tiers(er_rows):
+    chen = [r for r in er_rows if r["subset"] in ("easy", "medium", "hard")]
+    assert er.summarize(chen)["macro_f1"] >= 0.88
+
+
+def test_topology_shape_domains(topology_rows):
+    shaped = [r for r in topology_rows if r["subset"] in ("workflow", "foodweb", "process")]
+    s = topology.summarize(shaped)
+    assert s["node_f1"] >= 0.85
+    assert s["edge_f1"] >= 0.50
