@@ -152,6 +152,10 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
                           extra={"points": [[round(float(x), 1), round(float(y), 1)]
                                             for x, y in c.points[:: max(1, len(c.points) // 20)]],
                                  "heads": [c.ends[src_end].marker, c.ends[dst_end].marker]}))
+    if kind == "flowchart":
+        # A flowchart box with no text and no connector is a gap between lines, not a step.
+        used = {e.source for e in edges} | {e.target for e in edges}
+        nodes = [n for n in nodes if n.label.strip() or n.id in used]
     extra = {"dangling_connectors": dangling} if dangling else {}
     return Graph(kind=kind, width=inv.width, height=inv.height, nodes=nodes, edges=edges,
                  extra=extra)
