@@ -54,8 +54,8 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto") -> ParseResult:
     if kind == "auto":
         kind = guess_kind(inv)
     if kind == "uml":
-        mask = connector_mask(inv, strong_ink(rgb, inv.ink, inv.background),
-                              [b.bbox for b in class_boxes(inv)])
+        dark = strong_ink(rgb, inv.ink, inv.background)
+        mask = connector_mask(inv, dark, [b.bbox for b in class_boxes(inv, dark)])
     else:
         mask = connector_mask(inv)
     connectors = trace_connectors(inv, mask)

@@ -17,7 +17,7 @@ from ..connectors.markers import classify_symbol, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box, find_boxes
 from ..primitives.elements import Inventory
-from ..primitives.ocr import clean_single_glyph, glyph_count, read_crops
+from ..primitives.ocr import clean_single_glyph, glyph_count, read_crops, word_lines
 from ..primitives.paper import colour_distance, strong_ink
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
@@ -29,9 +29,13 @@ def _dark_ink(inv: Inventory) -> np.ndarray:
     return strong_ink(inv.image, inv.ink, inv.background)
 
 
-def class_boxes(inv: Inventory) -> list[Box]:
-    """Rectangles with straight sides big enough to hold a class name (shadows ignored)."""
-    return find_boxes(_dark_ink(inv), inv.scale.stroke, inv.scale.text_height)
+def class_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
+    """Rectangles with straight sides big enough to hold a class name (shadows ignored).
+
+    ``dark`` is the page's strong ink when the caller has it already.
+    """
+    dark = _dark_ink(inv) if dark is None else dark
+    return find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
 
 
 def _icon_circles(sub: np.ndarray) -> list[tuple[int, int, int]]:
@@ -106,11 +110,7 @@ def _identifier(text: str) -> str:
 
 
 def _lines(words) -> list[str]:
-    lines: dict[int, list] = {}
-    for w in words:
-        lines.setdefault(w.line, []).append(w)
-    ordered = sorted(lines.values(), key=lambda ws: min(w.bbox[1] for w in ws))
-    return [" ".join(w.text for w in sorted(ws, key=lambda w: w.bbox[0])) for ws in ordered]
+    return [" ".join(w.text for w in ws) for ws in word_lines(words)]
 
 
 def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
@@ -244,13 +244,13 @@ def _relation(style: str, markers: tuple[str, str]) -> tuple[str, int, bool]:
 
 def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     """A UML model: one class per box, one relation per connector joining two boxes."""
-    boxes = class_boxes(inv)
+    dark = _dark_ink(inv)
+    boxes = class_boxes(inv, dark)
     classes = read_classes(inv, boxes) if inv.image is not None else [
         UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
     stroke, th = inv.scale.stroke, inv.scale.text_height
     back = 2.5 * th
     reach = back + max(2 * th, 8 * stroke)
-    dark = _dark_ink(inv)
     relations = []
     kept: dict[frozenset, list[np.ndarray]] = {}
     connectors = list(connectors) + _bridges(boxes, dark, th)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .regions import Region, enclosed_regions
+from .regions import Region, enclosed_regions, region_from_mask
 from .shapes import classify
 
 DASHED_KINDS = ("ellipse", "circle", "rect", "round_rect", "diamond", "stadium")
@@ -57,13 +57,8 @@ def regrow(region: Region, radius: int) -> Region:
     """A region dilated by ``radius``: the inside of a dashed border before thickening."""
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
     filled = cv2.dilate(np.pad(region.filled, radius).astype(np.uint8), k).astype(bool)
-    x1, y1, x2, y2 = region.bbox
-    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array(
-        [x1 - radius, y1 - radius])
-    return Region(bbox=(x1 - radius, y1 - radius, x2 + radius, y2 + radius), filled=filled,
-                  paper_area=region.paper_area, contour=contour)
+    x1, y1 = region.bbox[:2]
+    return region_from_mask(filled, x1 - radius, y1 - radius, region.paper_area, crop=False)
 
 
 def border_hits(region: Region, ink: np.ndarray, stroke: float) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .regions import Region, fill_holes
+from .regions import Region, fill_holes, region_from_mask
 
 HIGH = 0.75
 """Share of a ring at one distance that must be ink to count as a border."""
@@ -52,13 +52,5 @@ def outer_border(region: Region, ink: np.ndarray, stroke: float) -> Region | Non
         return None
     peak = d + int(np.argmax(prof[d:] >= HIGH))
     # The outer area reaches to the inner edge of the outer border.
-    filled = fill_holes(dist <= max(gap_start, peak - 1))
-    ys, xs = np.nonzero(filled)
-    bx1, by1, bx2, by2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
-    filled = filled[by1:by2, bx1:bx2]
-    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([ox + bx1,
-                                                                             oy + by1])
-    return Region(bbox=(int(ox + bx1), int(oy + by1), int(ox + bx2), int(oy + by2)),
-                  filled=filled, paper_area=region.paper_area, contour=contour)
+    return region_from_mask(fill_holes(dist <= max(gap_start, peak - 1)), ox, oy,
+                            region.paper_area)

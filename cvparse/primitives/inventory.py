@@ -20,7 +20,7 @@ from .freetext import free_words
 from .ocr import glyph_height, read_crops
 from .paper import background_colour, colour_distance, ink_mask, paper_map
 from .pieces import hull_fits, joined_pieces
-from .regions import Region, enclosed_regions, fill_holes, grow_region
+from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
 from .scale import estimate_scale
 from .shapes import classify
 from .underline import erase_underlines, find_underlines
@@ -91,11 +91,7 @@ def _close_ring(inner: Region, ring: Region, stroke: float) -> Region:
     k = 2 * int(round(stroke)) + 3
     m = cv2.morphologyEx(np.pad(m, k), cv2.MORPH_CLOSE,
                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))[k:-k, k:-k]
-    filled = fill_holes(m.astype(bool))
-    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([x1, y1])
-    return Region(bbox=ring.bbox, filled=filled, paper_area=ring.paper_area, contour=contour)
+    return region_from_mask(fill_holes(m.astype(bool)), x1, y1, ring.paper_area, crop=False)
 
 
 def _outer_bbox(region: Region, ink: np.ndarray, stroke: float) -> tuple[int, int, int, int]:

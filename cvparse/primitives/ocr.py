@@ -122,16 +122,18 @@ def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
     return result
 
 
-def join_words(words: list[Word]) -> str:
-    """Words of one label in reading order: lines top to bottom, words left to right."""
-    if not words:
-        return ""
+def word_lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped by text line, lines top to bottom, words left to right."""
     lines: dict[int, list[Word]] = {}
     for w in words:
         lines.setdefault(w.line, []).append(w)
     ordered = sorted(lines.values(), key=lambda ws: min(w.bbox[1] for w in ws))
-    return " ".join(" ".join(w.text for w in sorted(ws, key=lambda w: w.bbox[0]))
-                    for ws in ordered)
+    return [sorted(ws, key=lambda w: w.bbox[0]) for ws in ordered]
+
+
+def join_words(words: list[Word]) -> str:
+    """Words of one label in reading order: lines top to bottom, words left to right."""
+    return " ".join(" ".join(w.text for w in ws) for ws in word_lines(words))
 
 
 def glyph_count(crop: np.ndarray) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .regions import Region, fill_holes
+from .regions import Region, fill_holes, region_from_mask
 from .shapes import classify
 
 PIECE_KINDS = ("diamond", "triangle", "ellipse", "circle")
@@ -84,16 +84,7 @@ def unite(regions: list[Region], reach: int) -> Region:
     if not m.any():
         m = np.zeros((1, 1), bool)
         m[0, 0] = True
-    ys, xs = np.nonzero(m)
-    bx1, by1, bx2, by2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
-    filled = m[by1:by2, bx1:bx2]
-    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([x1 + bx1,
-                                                                             y1 + by1])
-    return Region(bbox=(int(x1 + bx1), int(y1 + by1), int(x1 + bx2), int(y1 + by2)),
-                  filled=filled, paper_area=sum(r.paper_area for r in regions),
-                  contour=contour)
+    return region_from_mask(m, x1, y1, sum(r.paper_area for r in regions))
 
 
 def _fit(region: Region) -> tuple[str, float]:

@@ -38,13 +38,6 @@ class Region:
     def height(self) -> int:
         return self.bbox[3] - self.bbox[1]
 
-    def full_mask(self, shape: tuple[int, int]) -> np.ndarray:
-        """The filled mask placed in an image-sized boolean array."""
-        m = np.zeros(shape, dtype=bool)
-        x1, y1, x2, y2 = self.bbox
-        m[y1:y2, x1:x2] = self.filled
-        return m
-
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
     """Fill every hole of a boolean mask (drawn from its external contours)."""
@@ -53,6 +46,26 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     out = np.zeros_like(m)
     cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
     return out.astype(bool)
+
+
+def region_from_mask(mask: np.ndarray, x: int, y: int, paper_area: int, crop: bool = True
+                     ) -> Region:
+    """A region from a filled mask whose top-left pixel is image pixel ``(x, y)``.
+
+    With ``crop`` the mask is first cut to its own bounding box.
+    """
+    mask = mask.astype(bool)
+    if crop:
+        ys, xs = np.nonzero(mask)
+        bx1, by1, bx2, by2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+        mask = mask[by1:by2, bx1:bx2]
+        x, y = x + int(bx1), y + int(by1)
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([x, y])
+    h, w = mask.shape
+    return Region(bbox=(int(x), int(y), int(x + w), int(y + h)), filled=mask,
+                  paper_area=paper_area, contour=contour)
 
 
 def enclosed_regions(ink: np.ndarray, min_area: float) -> list[Region]:
@@ -72,11 +85,8 @@ def enclosed_regions(ink: np.ndarray, min_area: float) -> list[Region]:
         filled = fill_holes(crop)
         if filled.sum() < min_area:
             continue
-        contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                       cv2.CHAIN_APPROX_NONE)
-        contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([x, y])
-        regions.append(Region(bbox=(int(x), int(y), int(x + rw), int(y + rh)), filled=filled,
-                              paper_area=int(stats[i, cv2.CC_STAT_AREA]), contour=contour))
+        regions.append(region_from_mask(filled, int(x), int(y),
+                                        int(stats[i, cv2.CC_STAT_AREA]), crop=False))
     return regions
 
 
@@ -103,13 +113,4 @@ def grow_region(region: Region, rgb: np.ndarray, colour: tuple[int, int, int], s
         if np.array_equal(nxt, grown):
             break
         grown = nxt
-    filled = fill_holes(grown.astype(bool))
-    ys, xs = np.nonzero(filled)
-    bx1, by1, bx2, by2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
-    filled = filled[by1:by2, bx1:bx2]
-    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array([gx1 + bx1,
-                                                                             gy1 + by1])
-    return Region(bbox=(int(gx1 + bx1), int(gy1 + by1), int(gx1 + bx2), int(gy1 + by2)),
-                  filled=filled, paper_area=region.paper_area, contour=contour)
+    return region_from_mask(fill_holes(grown.astype(bool)), gx1, gy1, region.paper_area)

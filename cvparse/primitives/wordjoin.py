@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from .ocr import Word, clean_single_glyph, glyph_count
+from .ocr import Word, clean_single_glyph, glyph_count, word_lines
 
 DARK = 128
 
@@ -82,17 +82,13 @@ def join_label(words: list[Word], gray: np.ndarray, underlined: bool, glyph: flo
     """Words of one crop in reading order, ``_`` restored between words where drawn."""
     if not words:
         return ""
-    lines: dict[int, list[Word]] = {}
-    for w in words:
-        lines.setdefault(w.line, []).append(w)
-    ordered = sorted(lines.values(), key=lambda ws: min(w.bbox[1] for w in ws))
+    ordered = word_lines(words)
     # Tesseract's word boxes are unreliable under an erased underline; the crop's own
     # column gaps tell whether every word break is an underscore-wide gap.
     joined_under = (len(ordered) == 1 and len(words) >= 2
                     and underscore_gaps(gray, glyph, underlined) >= len(words) - 1)
     out = []
     for ws in ordered:
-        ws = sorted(ws, key=lambda w: w.bbox[0])
         text = ws[0].text
         for a, b in zip(ws, ws[1:]):
             sep = " "
