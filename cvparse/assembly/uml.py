@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from ..connectors.elements import Connector, End
-from ..connectors.markers import classify_symbol, width_profile
+from ..connectors.markers import read_end_symbol
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box, find_boxes
 from ..primitives.elements import Inventory
@@ -270,12 +270,7 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
         markers = []
         half = min(back, 0.6 * float(np.hypot(pa[0] - pb[0], pa[1] - pb[1])))
         for tip, u in ((pa, ua), (pb, ub)):
-            span = 1.2 * th
-            extent, count = width_profile(dark, tip, tuple(u), half, span)
-            skip = 0  # the box border itself: as wide as the whole window
-            while skip < len(extent) and extent[skip] >= 0.9 * (2 * int(span) + 1):
-                skip += 1
-            markers.append(classify_symbol(extent[skip:], count[skip:], stroke))
+            markers.append(read_end_symbol(dark, tip, tuple(u), half, 1.2 * th, stroke))
         for end, m in zip(c.ends, markers):
             end.marker = m
         rtype, src, directed = _relation(c.style, (markers[0], markers[1]))

@@ -115,3 +115,17 @@ def classify_symbol(extent: np.ndarray, count: np.ndarray, stroke: float) -> str
     far = slice(max(start, stop - 2), stop + 1)
     base = count[far] / np.maximum(extent[far], 1)
     return "triangle" if float(base.max()) > 0.6 else "open_arrow"
+
+
+def read_end_symbol(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+                    length: float, half_span: float, stroke: float) -> str:
+    """End marker drawn where a connector meets a box border at ``tip`` (UML ends).
+
+    ``inward`` points into the box; the border itself (ink across the whole window) is
+    skipped before the profile is classified.
+    """
+    extent, count = width_profile(mask, tip, inward, length, half_span)
+    skip = 0
+    while skip < len(extent) and extent[skip] >= 0.9 * (2 * int(half_span) + 1):
+        skip += 1
+    return classify_symbol(extent[skip:], count[skip:], stroke)
