@@ -10,11 +10,11 @@ from .model import (DocumentError, Edge, Entity, ERSchema, Graph, IsA, Node, Rel
 __version__ = "0.1.0"
 
 
-def parse(source, kind: str = "auto"):
+def parse(source, kind: str = "auto", stage: str = "all"):
     """Parse one diagram image (path or RGB array); see :func:`cvparse.pipeline.parse`."""
     from .pipeline import parse as _parse
 
-    return _parse(source, kind=kind)
+    return _parse(source, kind=kind, stage=stage)
 
 
 __all__ = ["parse", "DocumentError", "Edge", "Entity", "ERSchema", "Graph", "IsA", "Node",

@@ -106,19 +106,21 @@ def collect_images(paths: list[str]) -> list[Path]:
     return out
 
 
-def is_empty(doc: Document) -> bool:
-    """True when a document holds no diagram elements (no nodes, entities or classes)."""
+def is_empty(doc: Document | None, inventory=None) -> bool:
+    """True when a document holds no diagram elements (no nodes, entities or classes);
+    for a nodes-stage result (no document), when the inventory found nothing."""
+    if doc is None:
+        return inventory is None or not (inventory.shapes or inventory.texts)
     return not any(getattr(doc, name, None) for name in ("nodes", "entities", "classes"))
 
 
 def render(result, fmt: str) -> str:
     """The text of a parse result in an output format."""
-    from .export import formats
-
-    return formats.export(result.document, fmt)
+    return result.to_format(fmt)
 
 
-def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None) -> Outcome:
+def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
+            stage: str = "all") -> Outcome:
     """Parse one image and render it; every failure becomes an ``Outcome`` with a reason.
 
     Warnings raised while parsing are collected into the outcome, plus
@@ -132,14 +134,14 @@ def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None) -> 
         try:
             from .pipeline import parse
 
-            result = parse(path, kind=kind)
+            result = parse(path, kind=kind, stage=stage)
             text = render(result, fmt)
         except (ImageError, ValueError, NotImplementedError) as exc:
             return Outcome(path, False, time.perf_counter() - t0, _one_line(exc))
         except Exception as exc:  # noqa: BLE001 - one bad image must not stop a batch
             return Outcome(path, False, time.perf_counter() - t0,
                            f"internal error: {type(exc).__name__}: {_one_line(exc)}")
-        if is_empty(result.document):
+        if is_empty(result.document, result.inventory):
             notes.append(EMPTY_WARNING)
         if overlay_path:
             try:
@@ -260,7 +262,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int = 1,
               overlay: bool = False, resume: bool = True,
-              stream: TextIO | None = None) -> BatchSummary:
+              stream: TextIO | None = None, stage: str = "all") -> BatchSummary:
     """Parse ``images`` into ``out_dir`` with ``jobs`` worker processes.
 
     Each finished image is written and its report line flushed at once, so an
@@ -315,12 +317,12 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
             record(o)
         if jobs <= 1 or len(todo) <= 1:
             for img in todo:
-                record(run_one(str(img), kind, fmt, overlay_for(img)))
+                record(run_one(str(img), kind, fmt, overlay_for(img), stage))
         elif todo:
             pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
                                        initializer=_ignore_sigint)
             try:
-                futs = {pool.submit(run_one, str(img), kind, fmt, overlay_for(img)): img
+                futs = {pool.submit(run_one, str(img), kind, fmt, overlay_for(img), stage): img
                         for img in todo}
                 for fut in as_completed(futs):
                     try:

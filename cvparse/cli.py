@@ -25,13 +25,18 @@ def _parse_cmd(args: argparse.Namespace) -> int:
     except InputError as exc:
         _error(str(exc))
         return 2
+    if args.stage == "nodes" and args.format != "json":
+        _error("--stage nodes prints the node inventory as JSON; drop --format "
+               f"{args.format}")
+        return 2
     single = len(args.paths) == 1 and len(images) == 1 and not Path(args.paths[0]).is_dir()
     if single and not args.out:
         return _parse_single(images[0], args)
     out = Path(args.out or "cvparse-out")
     try:
         summary = run_batch(images, out, args.kind, args.format, jobs=args.jobs,
-                            overlay=args.overlay, resume=not args.no_resume)
+                            overlay=args.overlay, resume=not args.no_resume,
+                            stage=args.stage)
     except OSError as exc:
         _error(f"{out}: cannot write output: {exc.strerror or exc}")
         return 1
@@ -48,7 +53,7 @@ def _parse_cmd(args: argparse.Namespace) -> int:
 def _parse_single(image: Path, args: argparse.Namespace) -> int:
     # The overlay goes to the current folder: the image's own folder may be read-only.
     overlay = str(Path.cwd() / (image.stem + OVERLAY_SUFFIX)) if args.overlay else None
-    o = run_one(str(image), args.kind, args.format, overlay)
+    o = run_one(str(image), args.kind, args.format, overlay, args.stage)
     for w in o.warnings:
         print(f"cvparse: warning: {o.file}: {w}", file=sys.stderr)
     if not o.ok:
@@ -73,7 +78,7 @@ def _positive_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from . import evaluate
-    from .pipeline import KINDS
+    from .pipeline import KINDS, STAGES
 
     p = argparse.ArgumentParser(prog="cvparse", description="Classical diagram parser: "
                                 "ER, flowchart, UML and topology diagrams to structured data.")
@@ -85,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("--kind", choices=KINDS, default="auto", help="diagram family (auto)")
     pp.add_argument("--format", choices=sorted(FORMAT_EXT), default="json",
                     help="output format (json)")
+    pp.add_argument("--stage", choices=STAGES, default="all",
+                    help="stop after a stage: 'nodes' prints the inventory of shapes, labels "
+                    "and free text (JSON) and overlays only those (all)")
     pp.add_argument("--out", help="output folder (batch mode; default ./cvparse-out "
                     "for several inputs)")
     pp.add_argument("--overlay", action="store_true",

@@ -20,28 +20,65 @@ from .primitives.inventory import build_inventory
 from .primitives.paper import strong_ink
 
 KINDS = ("auto", "flowchart", "topology", "er", "uml")
+STAGES = ("all", "nodes")
+"""``nodes`` stops after perception: the inventory of shapes and text, no connectors."""
 
 
 @dataclass
 class ParseResult:
-    """A parsed diagram: the document plus the primitives it was built from."""
+    """A parsed diagram: the document plus the primitives it was built from.
 
-    document: Document
+    ``document`` is None when parsing stopped at the ``nodes`` stage.
+    """
+
+    document: Document | None
     image: np.ndarray = field(repr=False)
     inventory: Inventory = field(repr=False)
     connectors: list[Connector] = field(default_factory=list, repr=False)
     timings: dict[str, float] = field(default_factory=dict)
 
     def to_json(self, indent: int | None = 2) -> str:
+        """The document as FORMATS.md JSON (the inventory JSON at the ``nodes`` stage)."""
+        if self.document is None:
+            import json
+
+            return json.dumps(self.inventory.to_dict(), indent=indent, ensure_ascii=False)
         return self.document.to_json(indent=indent)
 
+    def to_format(self, fmt: str) -> str:
+        """The document in an export format (json, mermaid, plantuml, sql, dot, graphml,
+        drawio); ``ValueError`` if the format does not fit the diagram family."""
+        if fmt == "json" or self.document is None:
+            if fmt != "json":
+                raise ValueError("only json output exists for the nodes stage")
+            return self.to_json()
+        from .export import formats
 
-def parse(source: str | Path | np.ndarray, kind: str = "auto") -> ParseResult:
-    """Parse one diagram image (path or array) into its document."""
+        return formats.export(self.document, fmt)
+
+    def to_mermaid(self) -> str:
+        return self.to_format("mermaid")
+
+    def to_plantuml(self) -> str:
+        return self.to_format("plantuml")
+
+    def overlay(self) -> np.ndarray:
+        """RGB image of what was detected drawn over the page."""
+        from .export.overlay import draw_overlay
+
+        return draw_overlay(self.image, self.inventory, self.connectors)
+
+
+def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all"
+          ) -> ParseResult:
+    """Parse one diagram image (path or array) into its document (or, with
+    ``stage="nodes"``, only the inventory of shapes and text)."""
     import time
 
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
     t = {}
     t0 = time.perf_counter()
     rgb = load_image(source)
@@ -50,6 +87,8 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto") -> ParseResult:
     inv = build_inventory(rgb)
     inv.image = rgb
     t["nodes"] = time.perf_counter() - t0
+    if stage == "nodes":
+        return ParseResult(document=None, image=rgb, inventory=inv, timings=t)
     t0 = time.perf_counter()
     if kind == "auto":
         kind = guess_kind(inv)

@@ -35,7 +35,8 @@ def _folder(tmp_path: Path, n_good: int, bad: bool) -> Path:
     return src
 
 
-def _fake_run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None) -> Outcome:
+def _fake_run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
+                  stage: str = "all") -> Outcome:
     """Instant stand-in for ``run_one``: files named ``bad*`` fail, others parse to one node."""
     if Path(path).name.startswith("bad"):
         return Outcome(path, False, 0.001, "corrupt or truncated image: fake")
@@ -209,6 +210,12 @@ def test_collect_images(tmp_path):
 class _Result:
     def __init__(self, document):
         self.document = document
+        self.inventory = None
+
+    def to_format(self, fmt):
+        from cvparse.export import formats
+
+        return formats.export(self.document, fmt)
 
 
 @pytest.mark.parametrize("doc, empty", [
@@ -220,17 +227,17 @@ def test_is_empty(doc, empty):
 
 
 def test_run_one_warns_on_empty_document(monkeypatch):
-    monkeypatch.setattr("cvparse.pipeline.parse", lambda path, kind: _Result(Graph()))
+    monkeypatch.setattr("cvparse.pipeline.parse", lambda path, kind, stage: _Result(Graph()))
     o = run_one("x.png", "auto", "json")
     assert o.ok and o.warnings == (EMPTY_WARNING,)
     document_from_json(o.text)
     monkeypatch.setattr("cvparse.pipeline.parse",
-                        lambda path, kind: _Result(Graph(nodes=[Node("n1", "A")])))
+                        lambda path, kind, stage: _Result(Graph(nodes=[Node("n1", "A")])))
     assert run_one("x.png", "auto", "json").warnings == ()
 
 
 def test_run_one_turns_any_exception_into_a_one_line_reason(monkeypatch):
-    def boom(path, kind):
+    def boom(path, kind, stage):
         raise RuntimeError("bad\nthing")
 
     monkeypatch.setattr("cvparse.pipeline.parse", boom)
@@ -240,6 +247,6 @@ def test_run_one_turns_any_exception_into_a_one_line_reason(monkeypatch):
 
 def test_failed_overlay_is_a_warning_not_a_failure(tmp_path, monkeypatch):
     monkeypatch.setattr("cvparse.pipeline.parse",
-                        lambda path, kind: _Result(Graph(nodes=[Node("n1", "A")])))
+                        lambda path, kind, stage: _Result(Graph(nodes=[Node("n1", "A")])))
     o = run_one("x.png", "auto", "json", str(tmp_path / "x.overlay.png"))
     assert o.ok and len(o.warnings) == 1 and o.warnings[0].startswith("overlay not written")

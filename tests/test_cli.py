@@ -118,3 +118,20 @@ def test_command_line_prints_no_traceback(tmp_path):
     assert run.returncode == 1 and run.stdout == ""
     [line] = run.stderr.strip().splitlines()
     assert line.startswith(f"cvparse: error: {bad}: corrupt or truncated image")
+
+
+def test_nodes_stage_prints_the_inventory(tmp_path, capsys, monkeypatch):
+    img = diagram_png(tmp_path / "flow.png")
+    monkeypatch.chdir(tmp_path)
+    assert main(["parse", str(img), "--stage", "nodes", "--overlay"]) == 0
+    inv = json.loads(capsys.readouterr().out)
+    assert inv["kind"] == "inventory" and (inv["width"], inv["height"]) == (260, 120)
+    assert [s["kind"] for s in inv["shapes"]] == ["rect", "rect"]
+    assert (tmp_path / "flow.overlay.png").is_file()
+
+
+def test_nodes_stage_refuses_other_formats(tmp_path, capsys):
+    img = diagram_png(tmp_path / "flow.png")
+    assert main(["parse", str(img), "--stage", "nodes", "--format", "mermaid"]) == 2
+    [line] = _error_lines(capsys.readouterr().err)
+    assert "--stage nodes" in line

@@ -71,3 +71,19 @@ class Inventory:
     """Boolean mask of the ink that belongs to text (inside shapes or free)."""
     image: np.ndarray | None = field(default=None, repr=False)
     """The RGB page itself, for assemblers that read more text (class compartments)."""
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (what ``cvparse parse --stage nodes`` prints)."""
+        return {
+            "kind": "inventory", "width": self.width, "height": self.height,
+            "scale": {"stroke": round(self.scale.stroke, 2),
+                      "text_height": round(self.scale.text_height, 2)},
+            "background": [int(v) for v in self.background],
+            "shapes": [{"kind": s.kind, "bbox": [int(v) for v in s.bbox], "label": s.label,
+                        "double": s.double, "dashed": s.dashed,
+                        "fill": [int(v) for v in s.fill], "fit": round(float(s.fit), 3),
+                        "underlined": list(s.underlined)} for s in self.shapes],
+            "texts": [{"text": t.text, "bbox": [int(v) for v in t.bbox],
+                       "confidence": round(float(t.confidence), 1),
+                       "underlined": t.underlined} for t in self.texts],
+        }
