@@ -210,7 +210,9 @@ def parse_family(family: str, set_dir: Path, out_dir: Path, limit: int | None, j
     buf = io.StringIO()
     report = evaluate.run(task, gt_dir, pred_dir, json_path=fam_dir / "eval.json", out=buf)
     secs = [o.seconds for o in outcomes if o.ok]
-    return {"family": family, "task": task, "set": str(set_dir), "n_images": len(items),
+    stems = {it.image.stem for it in items}
+    return {"kind_guess": kind_guesses(pred_dir / "report.jsonl", stems, family),
+            "family": family, "task": task, "set": str(set_dir), "n_images": len(items),
             "parsed": len(outcomes), "failed": sum(not o.ok for o in outcomes),
             "jobs": jobs, "wall_seconds": round(wall, 2),
             "mean_seconds_per_image": round(sum(secs) / len(secs), 3) if secs else None,
@@ -239,6 +241,41 @@ def compare(results: dict[str, dict], published: list[dict], out_dir: Path
                 if k == 0:
                     charts[bench] = str(chart_view(out_dir / f"{bench}.png", view, rows))
     return tables, charts
+
+
+def kind_guesses(report: Path, stems: set[str], family: str) -> dict:
+    """How often ``--kind auto`` would have picked ``family`` (from the batch report)."""
+    guesses: dict[str, str] = {}
+    if report.is_file():
+        for raw in report.read_text(encoding="utf-8").splitlines():
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue
+            stem = Path(line.get("file", "")).stem
+            if stem in stems and line.get("guessed_kind"):
+                guesses[stem] = line["guessed_kind"]
+    wrong: dict[str, int] = {}
+    for g in guesses.values():
+        if g != family:
+            wrong[g] = wrong.get(g, 0) + 1
+    n = len(guesses)
+    return {"n": n, "correct": n - sum(wrong.values()),
+            "accuracy": (n - sum(wrong.values())) / n if n else None, "wrong": wrong}
+
+
+def kind_table(results: dict[str, dict]) -> str:
+    """One line per family: how often ``--kind auto`` picks the right family."""
+    rows = []
+    tot = ok = 0
+    for family, res in results.items():
+        k = res["kind_guess"]
+        tot, ok = tot + k["n"], ok + k["correct"]
+        wrong = ", ".join(f"{g} {n}" for g, n in sorted(k["wrong"].items())) or "-"
+        rows.append([family, str(k["n"]), fmt(k["accuracy"], "accuracy"), wrong])
+    rows.append(["all", str(tot), fmt(ok / tot if tot else None, "accuracy"), ""])
+    return format_table(["family", "images", "auto correct", "guessed instead"], rows,
+                        title="--kind auto: family guessed from the drawing")
 
 
 def family_record(res: dict) -> dict:
@@ -292,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
             skipped[family] = f"{type(exc).__name__}: {exc}"
             print(f"[{family}] failed: {skipped[family]}")
     tables, charts = compare(results, published, out_dir)
+    if results:
+        print()
+        print(kind_table(results))
     record = {**meta, "published": str(args.published), "limit": args.limit,
               "skipped": skipped,
               "families": {f: family_record(r) for f, r in results.items()},

@@ -43,10 +43,15 @@ class Outcome:
     error: str = ""
     text: str = ""
     warnings: tuple[str, ...] = ()
+    kind: str = ""
+    """Family the image was parsed as."""
+    guessed_kind: str = ""
+    """Family ``--kind auto`` picks for it (differs from ``kind`` when one was forced)."""
 
     def report_line(self) -> dict:
         return {"file": self.file, "ok": self.ok, "seconds": round(self.seconds, 4),
-                "error": self.error or None}
+                "error": self.error or None, "kind": self.kind or None,
+                "guessed_kind": self.guessed_kind or None}
 
 
 @dataclass
@@ -150,7 +155,8 @@ def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
                 notes.append(f"overlay not written: {type(exc).__name__}: {_one_line(exc)}")
     msgs = [_one_line(w.message) for w in caught] + notes
     return Outcome(path, True, time.perf_counter() - t0, text=text,
-                   warnings=tuple(dict.fromkeys(msgs)))
+                   warnings=tuple(dict.fromkeys(msgs)), kind=getattr(result, "kind", ""),
+                   guessed_kind=getattr(result, "guessed_kind", ""))
 
 
 def _write_overlay(result, path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .assembly.kind import assemble, guess_kind
+from .assembly.kind import assemble, graph_kind, guess_kind
 from .assembly.uml import class_boxes
 from .connectors.attach import attach_ends
 from .connectors.elements import Connector
@@ -36,6 +36,10 @@ class ParseResult:
     inventory: Inventory = field(repr=False)
     connectors: list[Connector] = field(default_factory=list, repr=False)
     timings: dict[str, float] = field(default_factory=dict)
+    kind: str = ""
+    """The family the document was assembled as (given, or guessed with ``auto``)."""
+    guessed_kind: str = ""
+    """What ``auto`` picks for this image, also when a family was given (a check)."""
 
     def to_json(self, indent: int | None = 2) -> str:
         """The document as FORMATS.md JSON (the inventory JSON at the ``nodes`` stage)."""
@@ -87,11 +91,13 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
     inv = build_inventory(rgb)
     inv.image = rgb
     t["nodes"] = time.perf_counter() - t0
+    auto = kind == "auto"
     if stage == "nodes":
         return ParseResult(document=None, image=rgb, inventory=inv, timings=t)
     t0 = time.perf_counter()
+    guessed = guess_kind(inv)
     if kind == "auto":
-        kind = guess_kind(inv)
+        kind = guessed
     if kind == "uml":
         dark = strong_ink(rgb, inv.ink, inv.background)
         mask = connector_mask(inv, dark, [b.bbox for b in class_boxes(inv, dark)])
@@ -100,9 +106,13 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
     connectors = trace_connectors(inv, mask)
     classify_ends(connectors, marker_mask(inv), inv.scale.stroke)
     attach_ends(inv, connectors)
+    if guessed == "flowchart":
+        guessed = graph_kind(inv, connectors)
+        if kind == "flowchart" and auto:
+            kind = guessed
     t["trace"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     doc = assemble(kind, inv, connectors)
     t["assemble"] = time.perf_counter() - t0
     return ParseResult(document=doc, image=rgb, inventory=inv, connectors=connectors,
-                       timings=t)
+                       timings=t, kind=kind, guessed_kind=guessed)
