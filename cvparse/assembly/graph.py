@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+import cv2
 import numpy as np
 
-from ..connectors.elements import Connector
+from ..connectors.elements import Connector, End
 from ..model import Edge, Graph, Node
-from ..primitives.elements import Inventory
+from ..primitives.elements import Inventory, Scale
+from .legend import edge_type, find_legends
 
 BOLD_RATIO = 1.5
 """A connector this much wider than the median connector is drawn bold."""
@@ -37,6 +41,24 @@ def _inside_shape(inv: Inventory, box) -> bool:
                for s in inv.shapes)
 
 
+def _join_line_words(items: list[tuple[str, list[int]]], th: float
+                     ) -> list[tuple[str, list[int]]]:
+    """Merge free words side by side on one text line (a word gap, not a column gap)."""
+    items = sorted(items, key=lambda t: t[1][0])
+    out: list[tuple[str, list[int]]] = []
+    for text, box in items:
+        for k, (t0, b0) in enumerate(out):
+            overlap = min(box[3], b0[3]) - max(box[1], b0[1])
+            gap = box[0] - b0[2]
+            if overlap >= 0.5 * min(box[3] - box[1], b0[3] - b0[1]) and -2 <= gap <= 0.8 * th:
+                out[k] = (f"{t0} {text}", [b0[0], min(b0[1], box[1]), box[2],
+                                           max(b0[3], box[3])])
+                break
+        else:
+            out.append((text, list(box)))
+    return out
+
+
 def _stack_lines(items: list[tuple[str, list[int]]], th: float) -> list[tuple[str, list[int]]]:
     """Merge free text lines stacked under each other into one multi-line label."""
     items = sorted(items, key=lambda t: (t[1][1], t[1][0]))
@@ -45,7 +67,8 @@ def _stack_lines(items: list[tuple[str, list[int]]], th: float) -> list[tuple[st
         for k, (t0, b0) in enumerate(out):
             cx, cx0 = (box[0] + box[2]) / 2, (b0[0] + b0[2]) / 2
             width = max(box[2] - box[0], b0[2] - b0[0])
-            if 0 <= box[1] - b0[3] <= 0.8 * th and abs(cx - cx0) <= 0.35 * width:
+            lone = _alnum(t0) <= 1 < _alnum(text)  # a letter-like speck above a label
+            if 0 <= box[1] - b0[3] <= 0.8 * th and abs(cx - cx0) <= 0.35 * width and not lone:
                 out[k] = (f"{t0} {text}", [min(b0[0], box[0]), b0[1], max(b0[2], box[2]),
                                            box[3]])
                 break
@@ -54,66 +77,85 @@ def _stack_lines(items: list[tuple[str, list[int]]], th: float) -> list[tuple[st
     return out
 
 
-def _label_below(box, labels: list[tuple[str, list[int]]], th: float) -> int | None:
-    """Index of the free label right under ``box`` (an icon drawn as a closed shape)."""
-    cx = (box[0] + box[2]) / 2
-    for k, (_, (x1, y1, x2, y2)) in enumerate(labels):
-        if x1 - th <= cx <= x2 + th and 0 <= y1 - box[3] <= 1.5 * th:
-            return k
-    return None
+def _alnum(text: str) -> int:
+    return sum(ch.isalnum() for ch in text)
 
 
-def icon_nodes(inv: Inventory) -> tuple[list[tuple[str, list[int]]], dict[int, str]]:
-    """Labelled icons: a free text label with a drawing right above it (network devices,
-    species pictures).  Returns ``(label, bbox)`` per icon, the bbox around icon and label,
-    and labels for unlabelled shapes that are such an icon's drawing."""
-    th = inv.scale.text_height
-    labels = _stack_lines([(t.text, list(t.bbox)) for t in inv.texts
-                           if not _inside_shape(inv, t.bbox)], th)
-    shape_labels: dict[int, str] = {}
-    for i, s in enumerate(inv.shapes):
-        if not s.label.strip():
-            k = _label_below(s.bbox, labels, th)
-            if k is not None:
-                shape_labels[i] = labels.pop(k)[0]
-    ink = inv.ink if inv.text_mask is None else inv.ink & ~inv.text_mask
-    out = []
-    for text, (x1, y1, x2, y2) in labels:
-        cx = (x1 + x2) / 2
-        half = max((x2 - x1) / 2, 1.5 * th)
-        wx1, wx2 = int(max(0, cx - half)), int(min(inv.width, cx + half))
-        wy1, wy2 = int(max(0, y1 - 4 * th)), int(max(0, y1 - 1))
-        window = ink[wy1:wy2, wx1:wx2]
-        if window.size == 0 or window.mean() < 0.04:
-            continue
-        ys, xs = np.nonzero(window)
-        out.append((text, [min(x1, wx1 + int(xs.min())), wy1 + int(ys.min()),
-                           max(x2, wx1 + int(xs.max())), y2]))
-    return out, shape_labels
+def _drawing_above(ink: np.ndarray, box: list[int], th: float) -> list[int] | None:
+    """Box of the drawing right above a free label (an icon), or ``None`` if there is
+    hardly any ink there.
+
+    The drawing is the ink in a window up to four text heights above the label, grown to
+    the whole of every icon-sized piece of ink that reaches into the window.
+    """
+    x1, y1, x2, y2 = box
+    h, w = ink.shape
+    cx = (x1 + x2) / 2
+    half = max((x2 - x1) / 2, 1.5 * th)
+    wx1, wx2 = int(max(0, cx - half)), int(min(w, cx + half))
+    wy1, wy2 = int(max(0, y1 - 4 * th)), int(max(0, y1 - 1))
+    window = ink[wy1:wy2, wx1:wx2]
+    if window.size == 0 or window.mean() < 0.04:
+        return None
+    ys, xs = np.nonzero(window)
+    out = [wx1 + int(xs.min()), wy1 + int(ys.min()), wx1 + int(xs.max()) + 1,
+           wy1 + int(ys.max()) + 1]
+    m = int(round(2 * th))
+    rx1, ry1, rx2, ry2 = max(0, wx1 - m), max(0, wy1 - m), min(w, wx2 + m), wy2
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
+    inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
+    for i in inside[inside > 0]:
+        bx, by, bw, bh, _ = stats[i]
+        if bw <= 6 * th and bh <= 6 * th:
+            out = [min(out[0], rx1 + bx), min(out[1], ry1 + by),
+                   max(out[2], rx1 + bx + bw), max(out[3], ry1 + by + bh)]
+    return out
 
 
-def _attach_to_boxes(connectors: list[Connector], boxes: list[list[int]], first: int,
-                     grow: float, reach: float) -> None:
-    """Attach still-free connector ends to node boxes they touch or point at."""
-    for c in connectors:
-        for end in c.ends:
-            if end.node is not None:
-                continue
-            x, y = end.point
-            dx, dy = end.direction
-            for t in range(int(reach) + 1):
-                px, py = x + dx * t, y + dy * t
-                hit = next((k for k, b in enumerate(boxes) if b[0] - grow <= px <= b[2] + grow
-                            and b[1] - grow <= py <= b[3] + grow), None)
-                if hit is not None:
-                    end.node = first + hit
-                    break
+def _label_under(box, labels: list[tuple[str, list[int]]], th: float) -> int | None:
+    """Index of the nearest label starting at most three text heights under ``box`` and
+    centred under it, or ``None``."""
+    x1, y1, x2, y2 = box
+    cx = (x1 + x2) / 2
+    below = [(lb[1] - y2, k) for k, (_, lb) in enumerate(labels)
+             if lb[0] - th <= cx <= lb[2] + th and -0.5 * th <= lb[1] - y2 <= 3 * th]
+    return min(below)[1] if below else None
+
+
+def _contains(outer, inner, slack: float = 0.0) -> bool:
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return (outer[0] - slack <= cx <= outer[2] + slack
+            and outer[1] - slack <= cy <= outer[3] + slack)
+
+
+def _edge(c: Connector, a: int, b: int, typical: float) -> Edge:
+    """The edge of connector ``c`` whose ends attach to nodes ``a`` and ``b`` (0-based)."""
+    src_end, dst_end, directed = _direction(c)
+    style = c.style
+    if style == "solid" and typical and c.width >= BOLD_RATIO * typical:
+        style = "bold"
+    src, dst = (a, b) if src_end == 0 else (b, a)
+    return Edge(source=f"n{src + 1}", target=f"n{dst + 1}", directed=directed, style=style,
+                extra={"points": [[round(float(x), 1), round(float(y), 1)]
+                                  for x, y in c.points[:: max(1, len(c.points) // 20)]],
+                       "heads": [c.ends[src_end].marker, c.ends[dst_end].marker]})
+
+
+def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
+                   quantile: float = 50.0) -> float:
+    """Width of a plain connector: the median (or another percentile) of the widths of
+    the connectors joining two nodes."""
+    widths = [c.width for c, (a, b) in zip(connectors, ends) if a is not None and b is not None]
+    return float(np.percentile(widths, quantile)) if widths else 0.0
 
 
 def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart"
                    ) -> Graph:
     """A graph document with one node per shape (and, for topology diagrams, per labelled
     icon) and one edge per connector joining two of them."""
+    if kind == "topology":
+        return assemble_topology(inv, connectors)
     nodes = []
     boxes = []
     for i, s in enumerate(inv.shapes):
@@ -121,41 +163,216 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
                           bbox=[int(v) for v in s.bbox],
                           extra={"double": True} if s.double else {}))
         boxes.append(list(s.bbox))
-    if kind == "topology":
-        icons, shape_labels = icon_nodes(inv)
-        for i, text in shape_labels.items():
-            nodes[i].label, nodes[i].shape = text, "icon"
-        for text, box in icons:
-            nodes.append(Node(id=f"n{len(nodes) + 1}", label=text, shape="icon", bbox=box))
-        _attach_to_boxes(connectors, [b for _, b in icons], len(boxes),
-                         2 * inv.scale.stroke + 4, 2 * inv.scale.text_height)
-        boxes.extend(b for _, b in icons)
-    widths = [c.width for c in connectors if c.ends[0].node is not None
-              and c.ends[1].node is not None]
-    typical = float(np.median(widths)) if widths else 0.0
+    ends = [(c.ends[0].node, c.ends[1].node) for c in connectors]
+    typical = _typical_width(connectors, ends)
     edges = []
     dangling = 0
-    for c in connectors:
-        a, b = c.ends[0].node, c.ends[1].node
+    for c, (a, b) in zip(connectors, ends):
         if a is None or b is None:
             dangling += 1
             continue
         if a == b and not _leaves_node(c, boxes[a], inv.scale.text_height):
             continue
-        src_end, dst_end, directed = _direction(c)
-        style = c.style
-        if style == "solid" and typical and c.width >= BOLD_RATIO * typical:
-            style = "bold"
-        src, dst = c.ends[src_end].node, c.ends[dst_end].node
-        edges.append(Edge(source=f"n{src + 1}", target=f"n{dst + 1}", directed=directed,
-                          style=style,
-                          extra={"points": [[round(float(x), 1), round(float(y), 1)]
-                                            for x, y in c.points[:: max(1, len(c.points) // 20)]],
-                                 "heads": [c.ends[src_end].marker, c.ends[dst_end].marker]}))
-    if kind == "flowchart":
-        # A flowchart box with no text and no connector is a gap between lines, not a step.
-        used = {e.source for e in edges} | {e.target for e in edges}
-        nodes = [n for n in nodes if n.label.strip() or n.id in used]
+        edges.append(_edge(c, a, b, typical))
+    # A flowchart box with no text and no connector is a gap between lines, not a step.
+    used = {e.source for e in edges} | {e.target for e in edges}
+    nodes = [n for n in nodes if n.label.strip() or n.id in used]
     extra = {"dangling_connectors": dangling} if dangling else {}
     return Graph(kind=kind, width=inv.width, height=inv.height, nodes=nodes, edges=edges,
                  extra=extra)
+
+
+@dataclass
+class TopoNode:
+    """A topology node before numbering: a labelled shape, or an icon with its label."""
+
+    label: str
+    shape: str
+    bbox: list[int]
+    shapes: list[int] = field(default_factory=list)
+    """Inventory shapes that belong to it (its border, or the parts of its icon)."""
+
+
+def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
+                   ) -> list[TopoNode]:
+    """Nodes of a node-link diagram: shapes with a label inside, and icons (a free label
+    with a drawing, or label-less shapes, right above it).
+
+    Shapes without text that sit above a label are parts of that label's icon; other
+    label-less shapes and free text with no drawing above are not nodes.  A short text
+    lying inside another icon's drawing is a piece of that drawing read as a letter.
+    Shapes and text inside a ``skip`` box (a legend) are left out.
+    """
+    th = inv.scale.text_height
+
+    def skipped(box) -> bool:
+        return any(_contains(b, box) for b in skip)
+
+    # Text lower than a letter is a marker fragment read as one.
+    free = [(t.text, list(t.bbox)) for t in inv.texts
+            if not _inside_shape(inv, t.bbox) and not skipped(t.bbox)
+            and t.bbox[3] - t.bbox[1] >= 0.55 * th]
+    labels = _stack_lines(_join_line_words(free, th), th)
+    nodes: list[TopoNode] = []
+    iconic: list[int] = []
+    for i, s in enumerate(inv.shapes):
+        if skipped(s.bbox):
+            continue
+        # A few letters read in a shape with a label right under it: a part of an icon.
+        short = (len(s.label.replace(" ", "")) <= 3
+                 and _label_under(s.bbox, labels, th) is not None)
+        if _alnum(s.label) >= 2 and not short:
+            nodes.append(TopoNode(s.label, s.kind, [int(v) for v in s.bbox], [i]))
+        else:
+            iconic.append(i)
+    ink = inv.ink if inv.text_mask is None else inv.ink & ~inv.text_mask
+    ink = ink.copy()
+    for n in nodes:  # a labelled shape is a node of its own, not an icon's drawing
+        x1, y1, x2, y2 = n.bbox
+        ink[max(0, y1 - 2):y2 + 2, max(0, x1 - 2):x2 + 2] = False
+    drawings = [_drawing_above(ink, box, th) for _, box in labels]
+    parts: list[list[int]] = [[] for _ in labels]
+    for i in iconic:
+        s = inv.shapes[i]
+        k = _label_under(s.bbox, labels, th)
+        if k is not None:
+            parts[k].append(i)
+        elif len(s.label.strip()) == 1 and _alnum(s.label) == 1:
+            nodes.append(TopoNode(s.label.strip(), s.kind, [int(v) for v in s.bbox], [i]))
+    for k, (text, box) in enumerate(labels):
+        if drawings[k] is None and not parts[k]:
+            continue
+        junk = any(_alnum(text) <= 2 < _alnum(other) and d is not None and _contains(d, box)
+                   for j, ((other, _), d) in enumerate(zip(labels, drawings)) if j != k)
+        if junk:
+            continue
+        boxes = [box] + ([drawings[k]] if drawings[k] is not None else [])
+        boxes += [list(inv.shapes[i].bbox) for i in parts[k]]
+        bb = np.array(boxes)
+        nodes.append(TopoNode(text, "icon", [int(bb[:, 0].min()), int(bb[:, 1].min()),
+                                              int(bb[:, 2].max()), int(bb[:, 3].max())],
+                               parts[k]))
+    return nodes
+
+
+def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Scale
+                  ) -> list[Connector]:
+    """Connectors cut where they run through a node: two lines meeting at an icon that is
+    not a closed shape are traced as one, through the icon's ink.
+
+    The new ends lie on the node (no marker); the outer ends keep theirs.
+    """
+    grow = scale.stroke + 1
+    least = max(3, int(round(0.5 * scale.text_height)))
+    out = []
+    for c in connectors:
+        pieces = [c]
+        for n in nodes:
+            x1, y1, x2, y2 = n.bbox
+            nxt = []
+            for p in pieces:
+                pts = p.points
+                inside = ((pts[:, 0] >= x1 - grow) & (pts[:, 0] <= x2 + grow)
+                          & (pts[:, 1] >= y1 - grow) & (pts[:, 1] <= y2 + grow))
+                runs = _runs(inside)
+                inner = [(a, b) for a, b in runs if a > 0 and b < len(pts) and b - a >= least]
+                if not inner:
+                    nxt.append(p)
+                    continue
+                a, b = max(inner, key=lambda r: r[1] - r[0])
+                nxt.extend(_cut(p, a, b))
+            pieces = nxt
+        out.extend(pieces)
+    return out
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """``[start, stop)`` of every run of True."""
+    d = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    return list(zip(np.nonzero(d == 1)[0].tolist(), np.nonzero(d == -1)[0].tolist()))
+
+
+def _cut(c: Connector, a: int, b: int) -> list[Connector]:
+    """``c`` without its points ``a:b``: the part before and the part after."""
+    out = []
+    for pts, keep, inward in ((c.points[:a], 0, True), (c.points[b:], 1, False)):
+        if len(pts) < 2:
+            continue
+        tip = pts[-1] if inward else pts[0]
+        prev = pts[max(0, len(pts) - 6)] if inward else pts[min(len(pts) - 1, 5)]
+        d = np.asarray(tip, float) - np.asarray(prev, float)
+        d = d / max(float(np.linalg.norm(d)), 1e-6)
+        new = End(point=(float(tip[0]), float(tip[1])), direction=(float(d[0]), float(d[1])))
+        old = c.ends[keep]
+        ends = (old, new) if inward else (new, old)
+        out.append(Connector(points=pts, ends=ends, style=c.style, width=c.width,
+                             colour=c.colour))
+    return out
+
+
+def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
+               ) -> list[tuple[int | None, int | None]]:
+    """Node index of both ends of every connector: through the shape the end was attached
+    to, else the node box it touches or points at."""
+    owner = {i: k for k, n in enumerate(nodes) for i in n.shapes}
+    grow = 2 * inv.scale.stroke + 4
+    reach = 2 * inv.scale.text_height
+    boxes = [n.bbox for n in nodes]
+    out = []
+    for c in connectors:
+        pair = []
+        for end in c.ends:
+            k = owner.get(end.node) if end.node is not None else None
+            if k is None:
+                x, y = end.point
+                dx, dy = end.direction
+                for t in range(int(reach) + 1):
+                    px, py = x + dx * t, y + dy * t
+                    k = next((j for j, b in enumerate(boxes)
+                              if b[0] - grow <= px <= b[2] + grow
+                              and b[1] - grow <= py <= b[3] + grow), None)
+                    if k is not None:
+                        break
+            pair.append(k)
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
+    """A node-link (topology) graph: shape and icon nodes, one edge per connector joining
+    two of them, typed from the legend when the diagram has one."""
+    th = inv.scale.text_height
+    legends = find_legends(inv)
+    skip = [lg.bbox for lg in legends]
+    tnodes = topology_nodes(inv, skip)
+    live = [c for c in connectors if not any(_within(c.points, b) for b in skip)]
+    live = split_through(live, tnodes, inv.scale)
+    ends = _end_nodes(live, tnodes, inv)
+    # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
+    typical = _typical_width(live, ends, 25.0)
+    edges = []
+    dangling = 0
+    for c, (a, b) in zip(live, ends):
+        if a is None or b is None:
+            dangling += 1
+            continue
+        if a == b and not _leaves_node(c, tnodes[a].bbox, th):
+            continue
+        e = _edge(c, a, b, typical)
+        if legends:
+            e.type = edge_type(c, e.style, legends, inv)
+        edges.append(e)
+    nodes = [Node(id=f"n{k + 1}", label=n.label, shape=n.shape, bbox=n.bbox)
+             for k, n in enumerate(tnodes)]
+    extra = {"dangling_connectors": dangling} if dangling else {}
+    if legends:
+        extra["legend"] = [lg.to_dict() for lg in legends]
+    return Graph(kind="topology", width=inv.width, height=inv.height, nodes=nodes,
+                 edges=edges, extra=extra)
+
+
+def _within(points: np.ndarray, box) -> bool:
+    """All points of a polyline inside a box (a legend swatch traced as a connector)."""
+    x1, y1, x2, y2 = box
+    return bool(len(points) and (points[:, 0] >= x1).all() and (points[:, 0] <= x2).all()
+                and (points[:, 1] >= y1).all() and (points[:, 1] <= y2).all())

@@ -7,7 +7,7 @@ gaps form words; each word becomes a grayscale crop for the batched OCR call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -26,6 +26,11 @@ class WordBox:
     """Component labels (of :func:`glyph_components`) that make the word."""
     touches_line: bool = False
     """Some of its ink touched a connector line (removed before the components were cut)."""
+    extent: tuple[int, int, int, int] | None = None
+    """``bbox`` grown by the line stubs stripped off the word's ends (default: ``bbox``)."""
+    ink: np.ndarray | None = field(default=None, repr=False)
+    """The ink in ``extent`` without the line strokes found there (a line crossing the
+    word is not text; the stubs stripped off are no connector either), cropped to it."""
 
 
 def shapes_mask(shapes: list[Shape], size: tuple[int, int], pad: int) -> np.ndarray:
@@ -57,7 +62,9 @@ def line_strokes(mask: np.ndarray, scale: Scale) -> np.ndarray:
     """Pixels of the long straight strokes of ``mask`` (connector lines), a little widened.
 
     Letters are drawn with strokes shorter than a text height, so straight runs longer
-    than one are lines, even where a label touches them.
+    than one are lines, even where a label touches them.  A run must be unbroken along
+    its length: the tolerance is across the line only, so the tops of a row of letters
+    a pixel apart ("Main") are not a line.
     """
     length = max(8, int(round(1.0 * scale.text_height)))
     m8 = mask.astype(np.uint8)
@@ -66,62 +73,195 @@ def line_strokes(mask: np.ndarray, scale: Scale) -> np.ndarray:
     out = np.zeros(mask.shape, np.uint8)
     width = int(round(scale.stroke)) + 2
     h, w = mask.shape
-    near = cv2.dilate(m8, np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)).astype(bool)
+    across_h = cv2.dilate(m8, np.ones((3, 1), np.uint8)).astype(bool)
+    across_v = cv2.dilate(m8, np.ones((1, 3), np.uint8)).astype(bool)
     near_wide = cv2.dilate(m8, np.ones((3, 3), np.uint8)).astype(bool)
     for x1, y1, x2, y2 in (segs.reshape(-1, 4) if segs is not None else []):
-        # A drawn line is unbroken; a row of letters (serifs on one baseline) is not.
-        slanted = abs(int(y2) - int(y1)) > 0.2 * abs(int(x2) - int(x1))
-        n = max(abs(int(x2) - int(x1)), abs(int(y2) - int(y1))) + 1
+        dx, dy = abs(int(x2) - int(x1)), abs(int(y2) - int(y1))
+        n = max(dx, dy) + 1
         xs = np.linspace(x1, x2, n).round().astype(int).clip(0, w - 1)
         ys = np.linspace(y1, y2, n).round().astype(int).clip(0, h - 1)
-        if (near_wide if slanted else near)[ys, xs].mean() < (0.9 if slanted else 0.97):
+        if dy <= 0.2 * dx:
+            near, need = across_h, 0.97
+        elif dx <= 0.2 * dy:
+            near, need = across_v, 0.97
+        else:
+            near, need = near_wide, 0.9
+        if near[ys, xs].mean() < need:
             continue
+        if _thin_fraction(mask, xs, ys, (x2 - x1, y2 - y1), scale.stroke) < 0.75:
+            continue  # ink runs across it: the top or baseline of touching letters
         cv2.line(out, (int(x1), int(y1)), (int(x2), int(y2)), 1, width)
+        for tip, back in (((x1, y1), (x2 - x1, y2 - y1)), ((x2, y2), (x1 - x2, y1 - y2))):
+            for end in _head_sides(near_wide, tip, back, scale):
+                cv2.line(out, (int(tip[0]), int(tip[1])), end, 1, width)
     return out.astype(bool) & mask
+
+
+def _head_sides(near: np.ndarray, tip: tuple[int, int], back: tuple[int, int], scale: Scale
+                ) -> list[tuple[int, int]]:
+    """Far ends of the two straight strokes leaving a line end backwards at 15-60 degrees,
+    one on either side, alike in angle and length: the sides of an open arrowhead, which
+    are shorter than a line.
+
+    Taking them out with the line frees a label that the arrow tip touches; letters lie
+    beyond the tip, not behind it.
+    """
+    h, w = near.shape
+    bx, by = float(back[0]), float(back[1])
+    norm = max(1e-6, float(np.hypot(bx, by)))
+    bx, by = bx / norm, by / norm
+    reach = int(round(1.2 * scale.text_height))
+    least = max(4, int(round(0.4 * scale.text_height)))
+    k = np.arange(1, reach + 1)
+    found = []
+    for sign in (1, -1):
+        best = (0, 0, None)
+        for deg in range(15, 65, 5):
+            a = np.deg2rad(sign * deg)
+            dx, dy = bx * np.cos(a) - by * np.sin(a), bx * np.sin(a) + by * np.cos(a)
+            px = np.round(tip[0] + k * dx).astype(int)
+            py = np.round(tip[1] + k * dy).astype(int)
+            inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+            hit = np.zeros(len(k), bool)
+            hit[inside] = near[py[inside], px[inside]]
+            run = int(np.argmin(hit)) if not hit.all() else len(k)
+            if run >= least and run > best[0]:
+                best = (run, deg, (int(px[run - 1]), int(py[run - 1])))
+        found.append(best)
+    (r1, d1, e1), (r2, d2, e2) = found
+    # An arrowhead is symmetric: two sides at about the same angle and length.
+    if e1 is None or e2 is None or abs(d1 - d2) > 15 or min(r1, r2) < 0.5 * max(r1, r2):
+        return []
+    return [e1, e2]
+
+
+def _thin_fraction(mask: np.ndarray, xs: np.ndarray, ys: np.ndarray, d: tuple[int, int],
+                   stroke: float) -> float:
+    """Share of the points of a segment where the ink across it is no wider than a line.
+
+    Along a drawn line the ink is one stroke wide; along the top of a row of touching
+    letters, the stems hang off it.
+    """
+    h, w = mask.shape
+    nx, ny = -float(d[1]), float(d[0])
+    norm = max(1e-6, float(np.hypot(nx, ny)))
+    nx, ny = nx / norm, ny / norm
+    reach = int(np.ceil(stroke)) + 3
+    runs = np.ones(len(xs))
+    for sign in (1, -1):
+        alive = np.ones(len(xs), bool)
+        for k in range(1, reach + 1):
+            px = np.clip(np.round(xs + sign * k * nx).astype(int), 0, w - 1)
+            py = np.clip(np.round(ys + sign * k * ny).astype(int), 0, h - 1)
+            alive &= mask[py, px]
+            runs += alive
+    return float((runs <= stroke + 2).mean())
 
 
 def solid(mask: np.ndarray, stroke: float) -> bool:
     """A filled blob (arrowhead, dot marker), not a letter: thicker than letter strokes
-    (at most about twice the line width), or thicker than a line and filling its hull."""
+    (at most about twice the line width), or thicker than a line and filling its convex
+    hull (an arrowhead, diamond or dot; a bold M or N leaves notches)."""
     m = np.pad(mask, 1).astype(np.uint8)
     thick = float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max())
     if thick > 1.5 * stroke + 1.5:
         return True
+    if thick < stroke + 0.5:
+        return False
     contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    hull = cv2.contourArea(cv2.convexHull(np.concatenate(contours)))
-    return bool(thick >= stroke + 0.5 and hull > 0 and mask.sum() / hull >= 0.75)
+    hull = np.zeros_like(m)
+    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
+    return bool(m.sum() / max(1, int(hull.sum())) >= 0.8)
+
+
+def _blobs(mask: np.ndarray, stroke: float) -> np.ndarray:
+    """Parts of ``mask`` thicker than two line widths (filled arrowheads and markers on
+    lines), a little grown, so that what the line removal leaves of them is no glyph."""
+    d = 2 * int(round(stroke)) + 1
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    thick = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, k)
+    return cv2.dilate(thick, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def _crumb(own: np.ndarray, ys: np.ndarray, xs: np.ndarray, scale: Scale) -> bool:
+    """A small piece that touches a removed line and looks like line, not like a letter:
+    a speck, a flat run longer than a letter is wide, or a short slanted stroke one line
+    wide."""
+    h, w = own.shape
+    stroke = scale.stroke
+    if max(w, h) <= 2 * stroke + 1 or (h <= 2 * stroke + 1 and w >= 0.6 * scale.text_height):
+        return True
+    thin = own.sum() <= 1.3 * max(w, h) * stroke
+    return bool(max(w, h) < 0.5 * scale.text_height and thin and not is_upright(ys, xs))
+
+
+def _too_big_for_glyph(w: int, h: int, text_height: float) -> bool:
+    return h > 1.1 * text_height or w > 1.5 * text_height
+
+
+def _touching_letters(own: np.ndarray, stroke: float) -> bool:
+    """A wide, text-high component that is letters run together (stems rise across it
+    in many columns), not a flat stretch of curve or line."""
+    tall = own.sum(axis=0) > 2 * stroke + 1
+    return bool(tall.mean() >= 0.3)
+
+
+def is_upright(ys: np.ndarray, xs: np.ndarray) -> bool:
+    """A straight stroke within about 25 degrees of vertical (I, l, i, 1, a small r)."""
+    return bool(np.ptp(xs) <= 0.5 * (np.ptp(ys) + 1) + 1)
 
 
 def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
-                     ) -> tuple[np.ndarray, list[int], np.ndarray, np.ndarray]:
-    """Component label image of the ink outside shapes, the glyph labels, the stats and
-    the line strokes taken out."""
+                     ) -> tuple[np.ndarray, list[int], np.ndarray, np.ndarray, set[int]]:
+    """Component label image of the ink outside shapes, the glyph labels, the stats, the
+    line strokes taken out, and the glyphs that are upright bars (I, l, 1 or a line stub).
+
+    Line strokes are looked for only in components too big to be a glyph (lines, and
+    labels touching them) that are not a run of touching letters, so the letters of
+    free-standing words stay whole.
+    """
     outside = ink & ~shapes_mask(shapes, ink.shape, int(round(scale.stroke)) + 1)
-    lines = line_strokes(outside, scale)
-    outside &= ~lines
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(outside.astype(np.uint8), 8)
     th = scale.text_height
-    glyphs = []
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(outside.astype(np.uint8), 8)
+    big_ids = [i for i in range(1, n)
+               if _too_big_for_glyph(stats[i, 2], stats[i, 3], th)
+               and not (stats[i, 3] <= 1.1 * th and _touching_letters(
+                   labels[stats[i, 1]:stats[i, 1] + stats[i, 3],
+                          stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, scale.stroke))]
+    big = np.isin(labels, big_ids) if big_ids else np.zeros(outside.shape, bool)
+    lines = line_strokes(big, scale)
+    removed = lines | _blobs(big, scale.stroke)
+    outside &= ~removed
+    near_line = cv2.dilate(removed.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(outside.astype(np.uint8), 8)
+    glyphs, bars = [], set()
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if h > 1.1 * th or w > 1.5 * th or max(w, h) < 0.2 * th:
+        if max(w, h) < 0.2 * th or h > 1.1 * th:
             continue
         own = labels[y:y + h, x:x + w] == i
+        if w > 1.5 * th and not _touching_letters(own, scale.stroke):
+            continue
         ys, xs = np.nonzero(own)
         flat = h <= 2 * scale.stroke + 1 and w <= th  # an underscore, kept to join words
         if max(w, h) >= 0.45 * th and not flat and is_straight_stroke(ys, xs, scale.stroke):
-            continue
-        if solid(own, scale.stroke):
+            bars.add(i)  # I, l, the diagonal of a thin N, or a line stub
+        if w <= th and solid(own, scale.stroke):
             continue  # a filled arrowhead or dot marker, thicker than any letter stroke
+        if near_line[y:y + h, x:x + w][own].any() and _crumb(own, ys, xs, scale):
+            continue  # a piece of a line left by its removal, not a letter
         glyphs.append(i)
-    return labels, glyphs, stats, lines
+    return labels, glyphs, stats, lines, bars
 
 
-def group_words(glyphs: list[int], stats: np.ndarray, scale: Scale) -> list[WordBox]:
+def group_words(glyphs: list[int], stats: np.ndarray, scale: Scale,
+                bars: set[int] | frozenset[int] = frozenset()) -> list[WordBox]:
     """Glyphs side by side on one line, gaps under half a text height, as words.
 
     Pieces of one glyph cut apart by a crossing line (stacked, a line width apart) are
-    joined first.
+    joined first.  Straight ``bars`` at either end of a word that are not upright are
+    line stubs or arrowhead sides, and a word of one bar is no text.
     """
     text_height = scale.text_height
     boxes = {i: [int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 0] + stats[i, 2]),
@@ -154,14 +294,39 @@ def group_words(glyphs: list[int], stats: np.ndarray, scale: Scale) -> list[Word
     for i in glyphs:
         groups.setdefault(find(i), []).append(i)
     words = []
-    for members in groups.values():
-        bx = np.array([boxes[i] for i in members])
-        bbox = (int(bx[:, 0].min()), int(bx[:, 1].min()), int(bx[:, 2].max()),
-                int(bx[:, 3].max()))
+    for group in groups.values():
+        members = _strip_stubs(group, boxes, bars)
+        if not members:
+            continue
+        bbox = _union([boxes[i] for i in members])
         if bbox[3] - bbox[1] < 0.45 * text_height:
             continue  # stray dots and specks
-        words.append(WordBox(bbox, members))
+        if len(members) == 1 and members[0] in bars:
+            continue  # a lone straight stroke is a line stub (a lone I is lost with it)
+        words.append(WordBox(bbox, members, extent=_union([boxes[i] for i in group])))
     return sorted(words, key=lambda w: (w.bbox[1], w.bbox[0]))
+
+
+def _union(boxes: list[list[int]]) -> tuple[int, int, int, int]:
+    bx = np.array(boxes)
+    return (int(bx[:, 0].min()), int(bx[:, 1].min()), int(bx[:, 2].max()),
+            int(bx[:, 3].max()))
+
+
+def _strip_stubs(members: list[int], boxes: dict[int, list[int]],
+                 bars: set[int] | frozenset[int]) -> list[int]:
+    """Members of a word without the slanted straight strokes at its two ends."""
+    members = sorted(members, key=lambda i: boxes[i][0] + boxes[i][2])
+
+    def slanted(i: int) -> bool:
+        x1, y1, x2, y2 = boxes[i]
+        return i in bars and (x2 - x1) > 0.5 * (y2 - y1) + 1
+
+    while members and slanted(members[0]):
+        members = members[1:]
+    while members and slanted(members[-1]):
+        members = members[:-1]
+    return members
 
 
 def _underscore_beside(a: list[int], b: list[int], stroke: float, text_height: float
@@ -201,11 +366,14 @@ def word_crop(rgb: np.ndarray, labels: np.ndarray, word: WordBox,
 def free_words(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], scale: Scale,
                background: tuple[int, int, int]) -> tuple[list[WordBox], list[np.ndarray]]:
     """Words of free text on the page and their OCR crops."""
-    labels, glyphs, stats, lines = glyph_components(ink, shapes, scale)
-    words = group_words(glyphs, stats, scale)
+    labels, glyphs, stats, lines, bars = glyph_components(ink, shapes, scale)
+    words = group_words(glyphs, stats, scale, bars)
     near_line = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     for w in words:
         x1, y1, x2, y2 = w.bbox
-        w.touches_line = bool((np.isin(labels[y1:y2, x1:x2], w.labels)
-                               & near_line[y1:y2, x1:x2]).any())
+        own = np.isin(labels[y1:y2, x1:x2], w.labels)
+        w.touches_line = bool((own & near_line[y1:y2, x1:x2]).any())
+        w.extent = w.extent or w.bbox
+        ex1, ey1, ex2, ey2 = w.extent
+        w.ink = ink[ey1:ey2, ex1:ex2] & ~lines[ey1:ey2, ex1:ex2]
     return words, [word_crop(rgb, labels, w, background) for w in words]

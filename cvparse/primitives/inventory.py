@@ -13,9 +13,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .elements import Inventory, Scale, Shape, TextItem
 from .dashed import dashed_regions
 from .double import outer_border
+from .elements import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
 from .ocr import glyph_height, read_crops
 from .paper import background_colour, colour_distance, ink_mask, paper_map
@@ -181,8 +181,52 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
     texts: list[TextItem] = []
     if ocr:
         texts = _read_text(rgb, ink, shapes, kept, scale, bg, text_mask)
+        shapes = drop_line_gaps(shapes, ink, scale)
     return Inventory(width=w, height=h, scale=scale, background=bg,
                      shapes=shapes, texts=texts, ink=ink, text_mask=text_mask)
+
+
+def _runs_on(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """Share of the positions along a thin box (its long axis) with ink across it."""
+    h, w = ink.shape
+    x1, y1, x2, y2 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    if x2 <= x1 or y2 <= y1:
+        return 0.0
+    sub = ink[y1:y2, x1:x2]
+    axis = 0 if (x2 - x1) >= (y2 - y1) else 1
+    return float(sub.any(axis=axis).mean())
+
+
+def continued_sides(shape: Shape, ink: np.ndarray, scale: Scale) -> int:
+    """How many sides of a shape's box are lines that run on past its corners.
+
+    A node's border ends at its corners; the gaps that crossing or parallel connectors
+    close off are bounded by lines that carry on beyond them.
+    """
+    x1, y1, x2, y2 = shape.outer.bbox
+    b = int(round(scale.stroke)) + 2  # the border lies within this of the inner area
+    reach = int(round(scale.text_height))
+    sides = (
+        ((x1 - b - reach, y1 - b, x1 - b, y1), (x2 + b, y1 - b, x2 + b + reach, y1)),  # top
+        ((x1 - b - reach, y2, x1 - b, y2 + b), (x2 + b, y2, x2 + b + reach, y2 + b)),  # bottom
+        ((x1 - b, y1 - b - reach, x1, y1 - b), (x1 - b, y2 + b, x1, y2 + b + reach)),  # left
+        ((x2, y1 - b - reach, x2 + b, y1 - b), (x2, y2 + b, x2 + b, y2 + b + reach)),  # right
+    )
+    return sum(max(_runs_on(ink, a), _runs_on(ink, c)) >= 0.85 for a, c in sides)
+
+
+def drop_line_gaps(shapes: list[Shape], ink: np.ndarray, scale: Scale) -> list[Shape]:
+    """Shapes without text whose sides run on past their corners on two or more sides
+    are gaps closed off by connectors, not nodes.  Ink along the border of a shape with
+    text (a neighbouring compartment of the same box) does not count as running on."""
+    shield = np.zeros(ink.shape, np.uint8)
+    for s in shapes:
+        if any(ch.isalnum() for ch in s.label):
+            x1, y1, x2, y2 = s.bbox
+            shield[max(0, y1 - 2):y2 + 2, max(0, x1 - 2):x2 + 2] = 1
+    lines = ink & ~shield.astype(bool)
+    return [s for s in shapes if any(ch.isalnum() for ch in s.label)
+            or continued_sides(s, lines, scale) < 2]
 
 
 def _inside(r: Region, shapes: list[Shape]) -> bool:
@@ -253,6 +297,16 @@ ARROWHEAD_READINGS = frozenset("AVvY<>^")
 """Free words Tesseract is less sure of are specks, marker fragments or line ends."""
 
 
+def _vouched(words: list) -> bool:
+    """Several words, one read with high confidence and the doubtful ones whole words
+    (three letters or more): a label whose first letter a line end touched, not debris."""
+    if len(words) < 2 or max(w.confidence for w in words) < 85:
+        return False
+    return all(w.confidence >= MIN_FREE_CONFIDENCE
+               or (sum(ch.isalpha() for ch in w.text) >= 3 and w.text.isalnum())
+               for w in words)
+
+
 def _plausible_word(text: str) -> bool:
     """Free text made of word characters; a lone character a digit, capital or ``*``.
 
@@ -292,7 +346,9 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
     for wb, crop, ws in zip(words, word_crops, read_free):
         text = join_label(ws, crop, False, glyph_height(crop) or glyph)
         conf = float(np.mean([x.confidence for x in ws])) if ws else 0.0
-        if not text or conf < MIN_FREE_CONFIDENCE or not any(ch.isalnum() for ch in text):
+        if not text or not any(ch.isalnum() for ch in text):
+            continue
+        if conf < MIN_FREE_CONFIDENCE and not _vouched(ws):
             continue
         if wb.touches_line and text in ARROWHEAD_READINGS:
             continue
@@ -302,6 +358,6 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
         if x2 - x1 > (len(text) + 2) * scale.text_height:
             continue  # far wider than its letters: glyphs chained through marker debris
         texts.append(TextItem(text=text, bbox=wb.bbox, confidence=conf))
-        x1, y1, x2, y2 = wb.bbox
-        text_mask[y1:y2, x1:x2] |= ink[y1:y2, x1:x2]
+        x1, y1, x2, y2 = wb.extent or wb.bbox
+        text_mask[y1:y2, x1:x2] |= ink[y1:y2, x1:x2] if wb.ink is None else wb.ink
     return texts

@@ -1,11 +1,15 @@
 """Batched OCR: several label crops read in one Tesseract call and mapped back."""
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
+from cvparse.primitives.elements import Scale
+from cvparse.primitives.freetext import line_strokes, solid
+from cvparse.primitives.inventory import build_inventory
 from cvparse.primitives.ocr import build_sheet, clean_single_glyph, read_labels
 
-from .synth import font
+from .synth import canvas, font, to_array
 
 
 def _crop(text, size=24):
@@ -31,3 +35,55 @@ def test_single_glyph_cleanup():
     assert clean_single_glyph("|") == "I"
     assert clean_single_glyph("Y:") == "Y"
     assert clean_single_glyph("AB") == "AB"
+
+
+# --- free text outside shapes (freetext + the batched read) ------------------------
+
+
+def _free_text(rgb):
+    inv = build_inventory(rgb)
+    return [t.text for t in inv.texts]
+
+
+def test_thin_letters_stay_in_free_words():
+    # I, l, i, t and 1 are single straight strokes; they are letters, not line stubs
+    img, draw = canvas(360, 120)
+    draw.text((40, 40), "Mail Filter 1", fill=(0, 0, 0), font=font(18))
+    assert _free_text(to_array(img)) == ["Mail Filter 1"]
+
+
+def test_label_touched_by_an_arrow_is_read_whole():
+    img, draw = canvas(420, 160)
+    draw.text((200, 60), "Storage", fill=(0, 0, 0), font=font(18))
+    # an open arrowhead whose tip touches the label's lower left corner
+    tip = (198, 80)
+    draw.line([(40, 140), tip], fill=(60, 40, 30), width=2)
+    draw.line([tip, (180, 80)], fill=(60, 40, 30), width=2)
+    draw.line([tip, (188, 95)], fill=(60, 40, 30), width=2)
+    assert _free_text(to_array(img)) == ["Storage"]
+
+
+def test_tops_of_touching_letters_are_no_line():
+    # a row of letters whose tops touch forms a long flat run; it must not be cut out
+    mask = np.zeros((30, 120), bool)
+    mask[5:7, 10:110] = True            # the common top
+    for x in range(10, 110, 6):          # stems hanging from it
+        mask[5:20, x:x + 2] = True
+    assert not line_strokes(mask, Scale(stroke=2, text_height=16)).any()
+    line = np.zeros((30, 120), bool)
+    line[14:16, 5:115] = True
+    assert line_strokes(line, Scale(stroke=2, text_height=16))[14, 60]
+
+
+BOLD_M = ["####....###", "####...####", "####...####", "#####..####", "#####.#####",
+          "#####.##.##", "########.##", "###.####.##", "###.###..##", "###.###..##",
+          "###......##", "###......##"]
+"""A 12 px capital M as the page's ink mask sees it (anti-aliasing makes it bold)."""
+
+
+def test_bold_letter_is_no_arrowhead():
+    m = np.array([[ch == "#" for ch in row] for row in BOLD_M])
+    tri = np.zeros((12, 12), np.uint8)
+    cv2.fillPoly(tri, [np.array([[0, 0], [11, 5], [0, 10]], np.int32)], 1)
+    assert solid(tri.astype(bool), 2.0)
+    assert not solid(m, 2.0)

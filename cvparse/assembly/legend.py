@@ -1,0 +1,326 @@
+"""Legends of node-link diagrams: a box whose rows pair a line sample with a relation type.
+
+A legend row is a swatch (a short horizontal line: solid, dashed or dotted, in the colour
+and width of the connectors it stands for) followed by its text.  Reading the legend gives
+each row's colour, style, width and name; every edge then takes the type of the row its
+connector looks most like.  The legend's own box, swatches and text are not part of the
+graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..connectors.elements import Connector
+from ..primitives.elements import Inventory, Scale, Shape
+from ..primitives.ocr import read_labels
+from ..primitives.paper import colour_distance
+
+
+@dataclass(frozen=True)
+class Swatch:
+    """The line sample of one legend row, in image pixels."""
+
+    bbox: tuple[int, int, int, int]
+    style: str
+    """``solid``, ``dashed`` or ``dotted``."""
+    width: float
+    """Median thickness of the line in pixels."""
+    colour: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One legend row: the relation type and how its connectors are drawn."""
+
+    type: str
+    swatch: Swatch
+
+
+@dataclass
+class Legend:
+    """A legend box and its rows, top to bottom."""
+
+    bbox: tuple[int, int, int, int]
+    entries: list[LegendEntry]
+
+    def to_dict(self) -> dict:
+        return {"bbox": [int(v) for v in self.bbox],
+                "entries": [{"type": e.type, "style": e.swatch.style,
+                             "width": round(e.swatch.width, 1),
+                             "colour": "#{:02x}{:02x}{:02x}".format(*e.swatch.colour)}
+                            for e in self.entries]}
+
+
+TINT_SCALE = 0.2
+"""Tints (see :func:`_tint`) this far apart differ clearly; when a legend's swatches are no
+further apart they are shades of one colour, and only the line pattern and width tell
+its types apart."""
+
+
+def _tint(colour, background) -> np.ndarray:
+    """Unit vector from the paper colour to ``colour``: the hue of thin ink regardless of
+    how much anti-aliasing has blended it with the paper."""
+    v = np.subtract(colour, background, dtype=float)
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def line_core(rgb: np.ndarray, mask: np.ndarray, background: tuple[int, int, int]
+              ) -> tuple[tuple[int, int, int], float]:
+    """Colour and width of a horizontal run of line ink (a swatch).
+
+    In every column the pixel furthest from the paper is the line's own colour (the
+    others are anti-aliased blends); the width adds up each pixel's share of that colour,
+    so the blended fringe counts only as much as the line covers it.
+    """
+    dist = colour_distance(rgb, background)
+    dist[~mask] = 0
+    cols = np.nonzero(mask.any(axis=0))[0]
+    if not len(cols):
+        return background, 1.0
+    rows = dist[:, cols].argmax(axis=0)
+    peak = dist[rows, cols]
+    strong = peak >= 0.8 * peak.max()  # columns where a dot or dash is fully inked
+    colour = tuple(int(v) for v in np.median(rgb[rows[strong], cols[strong]].astype(float),
+                                             axis=0))
+    share = np.clip(dist[:, cols] / np.maximum(peak, 1e-6), 0, 1)
+    width = float(np.median(share.sum(axis=0)))
+    return colour, width
+
+
+def _chains(stats: np.ndarray, flat: list[int], scale: Scale) -> list[list[int]]:
+    """Flat components of one height side by side on one horizontal line, small gaps
+    between them (the dashes or dots of one line sample, not the letters after it)."""
+    cy = {i: stats[i, 1] + stats[i, 3] / 2 for i in flat}
+    chains: list[list[int]] = []
+    for i in sorted(flat, key=lambda i: stats[i, 0]):
+        for ch in chains:
+            j = ch[-1]
+            gap = stats[i, 0] - (stats[j, 0] + stats[j, 2])
+            hi, hj = stats[i, 3], stats[j, 3]
+            alike = abs(int(hi) - int(hj)) <= max(2.0, 0.5 * max(hi, hj))
+            if (alike and abs(cy[i] - cy[j]) <= scale.stroke + 1
+                    and -1 <= gap <= 0.8 * scale.text_height):
+                ch.append(i)
+                break
+        else:
+            chains.append([i])
+    return chains
+
+
+def _style(stats: np.ndarray, chain: list[int]) -> str:
+    """Solid for one run; dotted when the marks are about as long as they are thick."""
+    if len(chain) == 1:
+        return "solid"
+    lengths = np.median(stats[chain, 2])
+    thick = np.median(stats[chain, 3])
+    return "dotted" if lengths <= 2.0 * thick else "dashed"
+
+
+def swatch_rows(ink: np.ndarray, scale: Scale
+                ) -> list[tuple[tuple[int, int, int, int], np.ndarray, str]]:
+    """Swatches in a box's inner ink (local coordinates): horizontal runs of flat marks
+    at least one and a half text heights long with text-high ink right after them.
+
+    Returns ``(bbox, mask, style)`` per swatch, top to bottom.
+    """
+    th, stroke = scale.text_height, scale.stroke
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
+    def flat(i: int) -> bool:
+        w, h = stats[i, 2], stats[i, 3]
+        dash = h <= 2.5 * stroke + 1 and w >= 1.5 * h
+        dot = max(w, h) <= 1.5 * stroke + 1
+        return bool(dash or dot)
+
+    flats = [i for i in range(1, n) if flat(i)]
+    tall = [i for i in range(1, n) if stats[i, 3] > 0.35 * th and stats[i, 3] <= 1.5 * th]
+    rows = []
+    for chain in _chains(stats, flats, scale):
+        x1 = int(stats[chain, 0].min())
+        x2 = int((stats[chain, 0] + stats[chain, 2]).max())
+        y1 = int(stats[chain, 1].min())
+        y2 = int((stats[chain, 1] + stats[chain, 3]).max())
+        if x2 - x1 < 1.5 * th:
+            continue
+        cy = (y1 + y2) / 2
+        text = [i for i in tall if 0 <= stats[i, 0] - x2 <= 2 * th
+                and stats[i, 1] <= cy <= stats[i, 1] + stats[i, 3]]
+        if not text:
+            continue
+        mask = np.isin(labels[y1:y2, x1:x2], chain)
+        rows.append(((x1, y1, x2, y2), mask, _style(stats, chain)))
+    if rows:  # line samples line up on the left; a run of small letters does not
+        left = min(r[0][0] for r in rows)
+        rows = [r for r in rows if r[0][0] <= left + 0.5 * th]
+    return sorted(rows, key=lambda r: r[0][1])
+
+
+def _inner_ink(inv: Inventory, shape: Shape) -> tuple[np.ndarray, int, int]:
+    """Ink inside a shape with its border eroded away, and the crop's offset.  Ink that
+    touches the eroded edge is what is left of the border, not content."""
+    r = shape.interior
+    x1, y1, x2, y2 = r.bbox
+    inside = cv2.erode(np.pad(r.filled, 1).astype(np.uint8), np.ones((3, 3), np.uint8),
+                       iterations=max(1, int(round(inv.scale.stroke))))[1:-1, 1:-1]
+    ink = inv.ink[y1:y2, x1:x2] & inside.astype(bool)
+    n, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    rim = inside.astype(bool) & ~cv2.erode(inside, np.ones((3, 3), np.uint8)).astype(bool)
+    touching = np.unique(labels[rim & (labels > 0)])
+    if touching.size:
+        ink &= ~np.isin(labels, touching)
+    return ink, x1, y1
+
+
+def _row_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int],
+              box: tuple[int, int, int, int]) -> np.ndarray:
+    """Grayscale crop (dark on white) of the ink in ``box`` of the local ink image."""
+    x1, y1, x2, y2 = box
+    own = ink[y1:y2, x1:x2]
+    dist = colour_distance(rgb[y1:y2, x1:x2], fill)
+    top = max(float(dist[own].max()) if own.any() else 1.0, 30.0)
+    gray = 255.0 - np.clip(dist / top, 0, 1) * 255.0
+    gray[~own] = 255
+    return gray.astype(np.uint8)
+
+
+def find_legends(inv: Inventory) -> list[Legend]:
+    """Every box holding at least two swatch rows with text, its rows read in one OCR
+    call for all boxes."""
+    if inv.image is None or inv.ink is None:
+        return []
+    rgb = inv.image
+    th = inv.scale.text_height
+    found = []
+    crops: list[np.ndarray] = []
+    for shape in inv.shapes:
+        if shape.kind not in ("rect", "round_rect"):
+            continue
+        ink, ox, oy = _inner_ink(inv, shape)
+        rows = swatch_rows(ink, inv.scale)
+        if len(rows) < 2:
+            continue
+        local = rgb[oy:oy + ink.shape[0], ox:ox + ink.shape[1]]
+        swatches = []
+        for (x1, y1, x2, y2), mask, style in rows:
+            colour, width = line_core(local[y1:y2, x1:x2], mask, shape.fill)
+            swatches.append(Swatch((ox + x1, oy + y1, ox + x2, oy + y2), style, width, colour))
+            cy = (y1 + y2) // 2
+            band = (x2 + 1, max(0, int(cy - 0.75 * th)), ink.shape[1],
+                    min(ink.shape[0], int(cy + 0.75 * th) + 1))
+            crops.append(_row_crop(local, ink, shape.fill, band))
+        found.append((shape, swatches))
+    if not found:
+        return []
+    texts = iter(read_labels(crops, th))
+    legends = []
+    for shape, swatches in found:
+        entries = [LegendEntry(next(texts).strip(), s) for s in swatches]
+        legends.append(Legend(tuple(int(v) for v in shape.bbox),
+                              [e for e in entries if any(ch.isalnum() for ch in e.type)]))
+    return [lg for lg in legends if len(lg.entries) >= 2]
+
+
+def connector_colour(c: Connector, inv: Inventory) -> tuple[int, int, int]:
+    """Colour of a traced connector: at each point of its centre line the pixel of the
+    3 x 3 neighbourhood furthest from the paper, then the median over the line."""
+    rgb = inv.image
+    h, w = rgb.shape[:2]
+    pts = np.round(c.points).astype(int)
+    pts[:, 0] = pts[:, 0].clip(1, w - 2)
+    pts[:, 1] = pts[:, 1].clip(1, h - 2)
+    picks = []
+    bg = np.asarray(inv.background, np.float32)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            picks.append(rgb[pts[:, 1] + dy, pts[:, 0] + dx].astype(np.float32))
+    stack = np.stack(picks, 1)  # N x 9 x 3
+    dist = np.sqrt(((stack - bg) ** 2).sum(-1))
+    best = stack[np.arange(len(stack)), dist.argmax(1)]
+    if inv.text_mask is not None:
+        keep = ~inv.text_mask[pts[:, 1], pts[:, 0]]
+        if keep.sum() >= 3:
+            best = best[keep]
+    return tuple(int(v) for v in np.median(best, axis=0))
+
+
+def _resample(points: np.ndarray, step: float = 1.0) -> np.ndarray:
+    """A polyline resampled at equal steps along its length."""
+    seg = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    at = np.concatenate([[0.0], np.cumsum(seg)])
+    if at[-1] <= step:
+        return points.astype(float)
+    t = np.arange(0.0, at[-1], step)
+    return np.stack([np.interp(t, at, points[:, 0]), np.interp(t, at, points[:, 1])], 1)
+
+
+def drawn_pattern(c: Connector, inv: Inventory) -> str:
+    """``solid``, ``dashed`` or ``dotted``, from the ink under the connector's centre line.
+
+    Only the pixels across the line are looked at (never along it), so the short gaps of
+    a dotted line are not bridged.  The ends (arrowheads, borders) are left out.
+    """
+    rgb = inv.image
+    h, w = rgb.shape[:2]
+    pts = _resample(np.asarray(c.points, float))
+    skip = int(round(inv.scale.text_height))
+    if len(pts) < 2 * skip + 8:
+        return "solid"
+    ahead = np.roll(pts, -3, axis=0) - np.roll(pts, 3, axis=0)
+    ahead[:3] = ahead[3]
+    ahead[-3:] = ahead[-4]
+    norm = np.maximum(np.linalg.norm(ahead, axis=1, keepdims=True), 1e-6)
+    normal = np.stack([-ahead[:, 1], ahead[:, 0]], 1) / norm
+    bg = np.asarray(inv.background, np.float32)
+    best = np.zeros(len(pts), np.float32)
+    for off in (-1.0, 0.0, 1.0):
+        q = np.round(pts + off * normal).astype(int)
+        q[:, 0] = q[:, 0].clip(0, w - 1)
+        q[:, 1] = q[:, 1].clip(0, h - 1)
+        d = np.sqrt(((rgb[q[:, 1], q[:, 0]].astype(np.float32) - bg) ** 2).sum(-1))
+        best = np.maximum(best, d)
+    best = best[skip:-skip]
+    peak = float(np.percentile(best, 90))
+    if peak <= 0:
+        return "solid"
+    on = best >= 0.45 * peak
+    if on.mean() > 0.88:
+        return "solid"
+    edges = np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))
+    starts, stops = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+    runs = stops - starts
+    if len(runs) < 2:
+        return "solid"
+    return "dotted" if float(np.median(runs)) <= 2 * max(c.width, inv.scale.stroke) + 1 \
+        else "dashed"
+
+
+def _style_cost(pattern: str, swatch_style: str) -> float:
+    if pattern == swatch_style:
+        return 0.0
+    if {pattern, swatch_style} == {"dashed", "dotted"}:
+        return 0.6
+    return 1.0
+
+
+def edge_type(c: Connector, style: str, legends: list[Legend], inv: Inventory) -> str:
+    """The legend type whose swatch looks most like the connector: colour where the
+    legend's colours differ, line pattern (solid, dashed, dotted) always; between rows
+    alike in both, a bold connector takes the widest swatch and a thin one the thinnest.
+    """
+    entries = [e for lg in legends for e in lg.entries]
+    if not entries:
+        return ""
+    tint = _tint(connector_colour(c, inv), inv.background)
+    pattern = "solid" if style == "bold" else drawn_pattern(c, inv)
+    tints = [_tint(e.swatch.colour, inv.background) for e in entries]
+    spread = max(float(np.linalg.norm(a - b)) for a in tints for b in tints)
+    weight = 1 / TINT_SCALE if spread >= TINT_SCALE else 0.0
+    costs = [weight * float(np.linalg.norm(tint - t)) + _style_cost(pattern, e.swatch.style)
+             for e, t in zip(entries, tints)]
+    low = min(costs)
+    close = [e for e, k in zip(entries, costs) if k <= low + 0.3]
+    pick = max if style == "bold" else min
+    return pick(close, key=lambda e: e.swatch.width).type
