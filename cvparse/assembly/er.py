@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from ..connectors.elements import Connector
@@ -88,6 +89,19 @@ def pass_through_pairs(inv: Inventory, connectors: list[Connector]
     return pairs
 
 
+def _stub(inv: Inventory, points: np.ndarray, node: int) -> bool:
+    """A short piece that stops well short of the shape ``node`` its last point was
+    attached to (the pointed tip of a double border, traced as a line): shorter than one
+    and a half text heights and ending more than a text height from that shape."""
+    th = inv.scale.text_height
+    seg = np.diff(points, axis=0)
+    if float(np.linalg.norm(seg, axis=1).sum()) >= 1.5 * th:
+        return False
+    x1, y1, x2, y2 = inv.shapes[node].bbox
+    x, y = points[-1]
+    return float(np.hypot(max(x1 - x, 0, x - x2), max(y1 - y, 0, y - y2))) > th
+
+
 def shape_links(inv: Inventory, connectors: list[Connector]) -> list[Link]:
     """Shape-to-shape links: connectors whose two ends attach to two different shapes,
     with the pieces of a line that crosses a shape joined back into one."""
@@ -114,14 +128,18 @@ def shape_links(inv: Inventory, connectors: list[Connector]) -> list[Link]:
             end = connectors[cur].ends[cur_end].node
             if start is None or end is None or start == end:
                 continue
-            links.append(Link(start, end, np.concatenate(pts), c.style))
+            whole = np.concatenate(pts)
+            if (inv.shapes[start].double and _stub(inv, whole, end)) or (
+                    inv.shapes[end].double and _stub(inv, whole[::-1], start)):
+                continue
+            links.append(Link(start, end, whole, c.style))
     return drop_split_duplicates(links, 2 * inv.scale.text_height)
 
 
 def drop_split_duplicates(links: list[Link], gap: float) -> list[Link]:
     """One line cut in two (where a label box was taken out of it) between the same two
     shapes: keep the longer piece.  The shorter piece lies within ``gap / 2`` of the longer
-    line; a recursive relationship's two lines run apart."""
+    line or is shorter than that; a recursive relationship's two lines run apart."""
     def length(ln: Link) -> float:
         return float(np.linalg.norm(np.diff(ln.points, axis=0), axis=1).sum())
 
@@ -132,16 +150,159 @@ def drop_split_duplicates(links: list[Link], gap: float) -> list[Link]:
             if i in drop or j in drop or {a.a, a.b} != {b.a, b.b}:
                 continue
             short, long_ = (a, b) if length(a) < length(b) else (b, a)
-            # The short piece lies along the long one (its direction is too noisy to use).
-            if max(_dist_to_polyline(p, long_.points)[0] for p in short.points) <= gap / 2:
+            # The short piece lies along the long one (its direction is too noisy to use),
+            # or is a mere stub (the pointed tip of a double border, traced as a line).
+            if length(short) < gap / 2 or max(
+                    _dist_to_polyline(p, long_.points)[0] for p in short.points) <= gap / 2:
                 drop.add(i if short is a else j)
     return [ln for k, ln in enumerate(links) if k not in drop]
 
 
+def inked_near(inv: Inventory) -> np.ndarray:
+    """The page's ink grown by one pixel (blank if the inventory has no ink)."""
+    if inv.ink is None:
+        return np.zeros((inv.height, inv.width), bool)
+    return cv2.dilate(inv.ink.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def _centre(s: Shape) -> np.ndarray:
+    """Centre of mass of a shape's inside (where layouts aim lines; for a triangle it lies
+    two thirds of the way from apex to base, not at its box centre)."""
+    ys, xs = np.nonzero(s.interior.filled)
+    if xs.size == 0:
+        x1, y1, x2, y2 = s.bbox
+        return np.array([(x1 + x2) / 2, (y1 + y2) / 2], float)
+    x1, y1 = s.interior.bbox[:2]
+    return np.array([x1 + xs.mean() + 0.5, y1 + ys.mean() + 0.5], float)
+
+
+def _covered(inv: Inventory, near_ink: np.ndarray, centres: list[np.ndarray], a: int, b: int,
+             across: int | None = None, aim: np.ndarray | None = None) -> bool:
+    """Whether the straight segment between the centres of shapes ``a`` and ``b`` (or
+    ``aim`` instead of the centre of ``b``) is drawn: inked (within a pixel) everywhere
+    outside the two shapes, for a few strokes.  With ``across``, the segment must pass
+    through the inside of that shape too."""
+    sa, sb = inv.shapes[a], inv.shapes[b]
+    p, q = centres[a], (centres[b] if aim is None else aim)
+    n = max(2, int(np.linalg.norm(q - p)))
+    pts = p + (q - p) * np.linspace(0, 1, n)[:, None]
+    xs, ys = pts[:, 0].round().astype(int), pts[:, 1].round().astype(int)
+    inside = np.zeros(n, bool)
+    for s in (sa, sb):
+        x1, y1, x2, y2 = s.outer.bbox
+        ok = (xs >= x1) & (xs < x2) & (ys >= y1) & (ys < y2)
+        inside[ok] |= s.outer.filled[ys[ok] - y1, xs[ok] - x1]
+    if across is not None:
+        r = inv.shapes[across].interior
+        x1, y1, x2, y2 = r.bbox
+        ok = (xs >= x1) & (xs < x2) & (ys >= y1) & (ys < y2)
+        if not r.filled[ys[ok] - y1, xs[ok] - x1].any():
+            return False
+    out = ~inside
+    if out.sum() < 2 * inv.scale.stroke + 2:
+        return False
+    h, w = near_ink.shape
+    xs, ys = np.clip(xs[out], 0, w - 1), np.clip(ys[out], 0, h - 1)
+    return bool(near_ink[ys, xs].mean() >= 0.97)
+
+
+def straight_links(inv: Inventory, links: list[Link], role: dict[int, str | None],
+                   head: dict[int, int], centres: list[np.ndarray], near_ink: np.ndarray
+                   ) -> list[Link]:
+    """Links the connector tracing missed, drawn as a straight line from centre to centre
+    (how Chen layouts draw them): a relationship or IS-A triangle and an entity not yet
+    linked, or an attribute linked to nothing and the shape it hangs on.
+
+    A short line hidden under a cardinality, or one crossing a shape that was not found,
+    is lost to the tracer but still lies, inked, on the line between the two centres.
+    """
+    th = inv.scale.text_height
+    linked = {frozenset((ln.a, ln.b)) for ln in links}
+    lengths = [float(np.linalg.norm(centres[ln.a] - centres[ln.b]))
+               for ln in links]
+    reach = 1.5 * max(lengths) if lengths else 15 * th
+    degree: dict[int, int] = {}
+    for ln in links:
+        degree[ln.a] = degree.get(ln.a, 0) + 1
+        degree[ln.b] = degree.get(ln.b, 0) + 1
+    ents = [i for i, r in role.items() if r == "entity" and head.get(i, i) == i]
+    rels = [i for i, r in role.items() if r in ("relationship", "isa")]
+    lonely = [i for i, r in role.items() if r == "attribute" and i not in degree]
+    pairs = [(r, e) for r in rels for e in ents]
+    pairs += [(a, o) for a in lonely for o in ents + rels + [i for i, r in role.items()
+                                                            if r == "attribute" and i != a]]
+    out = []
+    for a, b in pairs:
+        if frozenset((a, b)) in linked:
+            continue
+        pa, pb = centres[a], centres[b]
+        if np.linalg.norm(pb - pa) > reach:
+            continue
+        # Lines to an IS-A triangle may be aimed at its apex instead of its centre.
+        aims = [pa] + ([_apex_and_base(inv.shapes[a])[0]] if role.get(a) == "isa" else [])
+        for aim in aims:
+            if _covered(inv, near_ink, centres, b, a, aim=aim):
+                out.append(Link(a, b, np.array([aim, pb])))
+                linked.add(frozenset((a, b)))
+                break
+    # An attribute hangs on one shape: keep only its nearest new link, to an entity or
+    # relationship if it has one (another attribute only makes it a component).
+    best: dict[int, tuple[tuple[bool, float], Link]] = {}
+    kept = []
+    for ln in out:
+        if ln.a in lonely:
+            key = (role.get(ln.b) == "attribute",
+                   float(np.linalg.norm(ln.points[1] - ln.points[0])))
+            if ln.a not in best or key < best[ln.a][0]:
+                best[ln.a] = (key, ln)
+        else:
+            kept.append(ln)
+    return kept + [ln for _, ln in best.values()]
+
+
+def through_links(inv: Inventory, links: list[Link], role: dict[int, str | None],
+                  centres: list[np.ndarray], near_ink: np.ndarray) -> list[Link]:
+    """Lines drawn straight across an attribute ellipse, mended.
+
+    An attribute linked to two shapes X and Y may just lie on the line X-Y (the tracer
+    then sees two lines ending on it).  If the segment between the centres of X and Y is
+    inked all along, the attribute's interior included, X-Y is one line: it replaces the
+    two pieces (a composite's lines end at the parent's border and leave its inside
+    blank).  An attribute left without links is linked again by :func:`straight_links`.
+    """
+    drop: set[int] = set()
+    extra: list[Link] = []
+    linked = {frozenset((ln.a, ln.b)) for ln in links}
+    for m, r in role.items():
+        if r != "attribute":
+            continue
+        mine = [k for k, ln in enumerate(links) if m in (ln.a, ln.b) and k not in drop]
+        for i, k1 in enumerate(mine):
+            for k2 in mine[i + 1:]:
+                x = links[k1].b if links[k1].a == m else links[k1].a
+                y = links[k2].b if links[k2].a == m else links[k2].a
+                if x == y or (role.get(x) == "attribute" and role.get(y) == "attribute"):
+                    continue
+                if k1 in drop or k2 in drop or not _covered(inv, near_ink, centres, x, y,
+                                                            across=m):
+                    continue
+                drop.update((k1, k2))
+                if frozenset((x, y)) not in linked:
+                    linked.add(frozenset((x, y)))
+                    extra.append(Link(x, y, np.array([centres[x], centres[y]])))
+    return [ln for k, ln in enumerate(links) if k not in drop] + extra
+
+
 def clean_label(text: str) -> str:
-    """An identifier as drawn: OCR spaces around underscores dropped."""
+    """An identifier as drawn: OCR spaces around underscores dropped, and a space OCR put
+    inside a CamelCase name (one of whose words is CamelCase itself) taken out."""
     text = re.sub(r"\s*_\s*", "_", text.strip())
-    return re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s+", " ", text)
+    words = text.split(" ")
+    if 1 < len(words) <= 3 and all(re.fullmatch(r"[A-Z][A-Za-z0-9]*", w) for w in words) \
+            and any(re.search(r"[a-z][A-Z]", w) for w in words):
+        text = "".join(words)
+    return text
 
 
 def _unique_name(name: str, taken: set[str]) -> str:
@@ -208,6 +369,28 @@ def assign_cardinalities(inv: Inventory, lines: list[Link], radius: float,
     return out
 
 
+def _spare_cardinality(inv: Inventory, entity: Shape, rel: Shape, used: set[int]) -> str:
+    """An unused cardinality text beside ``entity`` (within a few text heights of its box),
+    the one nearest the relationship; '' if there is none.  Marks it used."""
+    th = inv.scale.text_height
+    x1, y1, x2, y2 = entity.bbox
+    best = None
+    for k, t in enumerate(inv.texts):
+        if k in used or not CARDINALITY.match(cardinality_text(t.text)):
+            continue
+        c = _text_centre(t)
+        gap = np.hypot(max(x1 - c[0], 0, c[0] - x2), max(y1 - c[1], 0, c[1] - y2))
+        if gap > 2.5 * th:
+            continue
+        d = float(np.linalg.norm(c - _centre(rel)))
+        if best is None or d < best[0]:
+            best = (d, k)
+    if best is None:
+        return ""
+    used.add(best[1])
+    return cardinality_text(inv.texts[best[1]].text)
+
+
 def _apex_and_base(s: Shape) -> tuple[np.ndarray, np.ndarray]:
     """Apex point and base midpoint of a triangle shape, from its widest and narrowest rows."""
     m = s.interior.filled
@@ -224,6 +407,23 @@ def _apex_and_base(s: Shape) -> tuple[np.ndarray, np.ndarray]:
 
 def _end_at(link: Link, node: int) -> np.ndarray:
     return link.points[0] if link.a == node else link.points[-1]
+
+
+def _entry(link: Link, node: int, shape: Shape) -> np.ndarray:
+    """Where a link coming from its other end first enters ``shape`` (a link added from
+    centre to centre ends at the centre, which tells no side)."""
+    pts = link.points if link.b == node else link.points[::-1]
+    seg = np.diff(pts, axis=0)
+    n = max(2, int(np.linalg.norm(seg, axis=1).sum()))
+    along = np.concatenate([[0.0], np.cumsum(np.linalg.norm(seg, axis=1))])
+    ts = np.linspace(0, along[-1], n)
+    xs, ys = np.interp(ts, along, pts[:, 0]), np.interp(ts, along, pts[:, 1])
+    x1, y1, x2, y2 = shape.outer.bbox
+    for x, y in zip(xs, ys):
+        xi, yi = int(round(x)), int(round(y))
+        if x1 <= xi < x2 and y1 <= yi < y2 and shape.outer.filled[yi - y1, xi - x1]:
+            return np.array([x, y])
+    return pts[-1]
 
 
 def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
@@ -256,6 +456,10 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     labels = {i: clean_label(s.label) for i, s in enumerate(shapes)}
     for t in tables:
         labels[t.shapes[0]] = t.name
+    centres = [_centre(s) for s in shapes]
+    near_ink = inked_near(inv)
+    links = through_links(inv, links, role, centres, near_ink)
+    links += straight_links(inv, links, role, head, centres, near_ink)
 
     adj: dict[int, list[int]] = {}
     for li, ln in enumerate(links):
@@ -303,6 +507,11 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     for i in attr_ids:
         owners = [other(li, i) for li in adj.get(i, [])
                   if role.get(other(li, i)) in ("entity", "relationship")]
+        if len(owners) > 1:
+            # One of them is a tracing slip: the drawn line runs straight between centres.
+            owners.sort(key=lambda o: (not _covered(inv, near_ink, centres, i, o),
+                                       role.get(o) != "entity",
+                                       float(np.linalg.norm(centres[o] - centres[i]))))
         if owners:
             owner[i] = (owners[0], None)
     for i in attr_ids:
@@ -343,11 +552,19 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
                 if ln.a == r and ln.b in names]
         if not ends:
             continue
+        if len(ends) == 1:
+            # A relationship joins two or more entity roles: with one line found, the other
+            # is most often the second line of a recursive relationship, lost in tracing.
+            ent = next(ln.b for ln in oriented if ln.a == r and ln.b in names)
+            ends.append((ends[0][0], _spare_cardinality(inv, shapes[ent], shapes[r],
+                                                        cards_used)))
         relationships.append(Relationship(
             name=labels[r], entities=[e for e, _ in ends], cardinalities=[c for _, c in ends],
             weak=shapes[r].double, attributes=rel_attrs[r]))
     relationships.extend(_isas(inv, links, role, names))
-    relationships.extend(_edge_relationships(inv, links, role, names, cards_used))
+    arrow_isas, plain = _arrow_isas(inv, links, role, names, table_of)
+    relationships.extend(arrow_isas)
+    relationships.extend(_edge_relationships(inv, plain, role, names, cards_used))
     return ERSchema(entities=entities, relationships=relationships)
 
 
@@ -366,16 +583,128 @@ def _isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
             o = ln.b if ln.a == t else ln.a
             if o not in names:
                 continue
-            p = _end_at(ln, t)
+            p = _entry(ln, t, inv.shapes[t])
             ends.append((float(np.linalg.norm(p - apex)) - float(np.linalg.norm(p - base)),
                          names[o]))
+        ends.sort()
+        seen: set[str] = set()
+        ends = [e for e in ends if not (e[1] in seen or seen.add(e[1]))]
         if len(ends) < 2:
             continue
-        ends.sort()
         label = clean_label(inv.shapes[t].label)
         out.append(IsA(superclass=ends[0][1], subclasses=[n for _, n in ends[1:]],
                        name=label if label.replace(" ", "").isalpha() else "ISA"))
     return out
+
+
+def _sides(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+           length: int, half_span: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stepping back from ``tip`` against ``inward``: how far ink reaches to the left and
+    to the right of the line at each step (-1 where there is none)."""
+    h, w = mask.shape
+    ux, uy = inward
+    offsets = np.arange(-half_span, half_span + 1)
+    left = np.full(length, -1.0)
+    right = np.full(length, -1.0)
+    for t in range(length):
+        xs = np.round(tip[0] - ux * t - uy * offsets).astype(int)
+        ys = np.round(tip[1] - uy * t + ux * offsets).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        on = np.zeros(offsets.size, bool)
+        on[ok] = mask[ys[ok], xs[ok]]
+        if on.any():
+            idx = offsets[on]
+            left[t], right[t] = -idx.min(), idx.max()
+    return left, right
+
+
+def has_head(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+             stroke: float, text_height: float) -> bool:
+    """An arrowhead (hollow or filled) drawn where a line meets a box, the box itself
+    masked out: right where the ink starts, ink spreads well to both sides of the line
+    for a good part of a text height.  Text beside a line spreads to one side only."""
+    left, right = _sides(mask, tip, inward, int(1.2 * text_height), int(0.8 * text_height))
+    drawn = np.flatnonzero(right > -1)
+    if drawn.size == 0:
+        return False
+    # Measure from the line's own middle: the traced direction can be off by a pixel or
+    # two, which makes a head look lopsided.
+    narrow = drawn[(left[drawn] + right[drawn]) <= 2 * stroke + 1]
+    if narrow.size:
+        shift = float(np.median((right[narrow] - left[narrow]) / 2))
+        left, right = left + shift, right - shift
+    lo, hi = np.minimum(left, right), np.maximum(left, right)
+    wide = (lo >= stroke) & (hi >= stroke + 1.5) & (lo >= 0.4 * hi)
+    start = drawn[0]
+    return int(wide[start:start + int(0.6 * text_height) + 1].sum()) >= 0.3 * text_height
+
+
+def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:
+    """The point ``back`` pixels along a polyline from its last point, and the unit
+    direction from there to the last point."""
+    seg = np.diff(points[::-1], axis=0)
+    along = np.concatenate([[0.0], np.cumsum(np.linalg.norm(seg, axis=1))])
+    t = min(back, float(along[-1]))
+    far = np.array([np.interp(t, along, points[::-1, 0]), np.interp(t, along, points[::-1, 1])])
+    d = points[-1] - far
+    n = float(np.linalg.norm(d))
+    return far, (d / n if n > 0 else np.array([1.0, 0.0]))
+
+
+def _border_tip(far: np.ndarray, u: np.ndarray, boxes: list[tuple[int, int, int, int]],
+                reach: float) -> np.ndarray | None:
+    """Where the ray from ``far`` along ``u`` first enters one of ``boxes``."""
+    for t in np.arange(0.0, reach, 1.0):
+        x, y = far + u * t
+        if any(b[0] <= x < b[2] and b[1] <= y < b[3] for b in boxes):
+            return np.array([x, y])
+    return None
+
+
+def _arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
+                names: dict[int, str], table_of: dict) -> tuple[list[IsA], list[Link]]:
+    """Lines between two entity boxes with an arrowhead at exactly one end: the head's
+    entity is the superclass.  Returns the IS-A objects and the other entity lines."""
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    lines = [ln for ln in links if ln.a in names and ln.b in names
+             and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"]
+    if not lines or inv.ink is None:
+        return [], links
+    # Box borders crossed at a slant look wide; arrowheads lie outside the boxes.  (Free
+    # text is kept: an arrowhead is often read as a letter.)
+    mask = inv.ink.copy()
+    pad = int(round(inv.scale.stroke)) + 1
+    for i in names:
+        for j in (table_of[i].shapes if i in table_of else [i]):
+            x1, y1, x2, y2 = inv.shapes[j].bbox
+            mask[max(0, y1 - pad):y2 + pad, max(0, x1 - pad):x2 + pad] = False
+
+    def boxes_of(node: int) -> list[tuple[int, int, int, int]]:
+        cells = table_of[node].shapes if node in table_of else [node]
+        return [inv.shapes[i].bbox for i in cells]
+
+    head: dict[int, list[int]] = {}
+    for li, ln in enumerate(lines):
+        for side, (node, pts) in enumerate(((ln.b, ln.points), (ln.a, ln.points[::-1]))):
+            far, u = _approach(pts, 2.5 * th)
+            reach = float(np.linalg.norm(pts[-1] - far)) + 3 * th
+            tip = _border_tip(far, u, boxes_of(node), reach)
+            if tip is None:
+                continue
+            if has_head(mask, tuple(tip), tuple(u), stroke, th):
+                head.setdefault(li, []).append(side)
+    subs: dict[int, list[str]] = {}
+    plain = []
+    for li, ln in enumerate(lines):
+        sides = head.get(li, [])
+        if len(sides) == 1:
+            sup, sub = (ln.b, ln.a) if sides[0] == 0 else (ln.a, ln.b)
+            subs.setdefault(sup, []).append(names[sub])
+        else:
+            plain.append(ln)
+    isas = [IsA(superclass=names[sup], subclasses=s, name="ISA") for sup, s in subs.items()]
+    others = [ln for ln in links if not any(ln is x for x in lines)]
+    return isas, others + plain
 
 
 def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],

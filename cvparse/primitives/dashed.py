@@ -17,22 +17,59 @@ from .shapes import classify
 DASHED_KINDS = ("ellipse", "circle", "rect", "round_rect", "diamond", "stadium")
 
 
-def dash_mask(ink: np.ndarray, stroke: float, text_height: float) -> np.ndarray:
-    """Ink components shaped like dashes or dots: short, one stroke thick, nearly straight."""
+def _dash_components(ink: np.ndarray, stroke: float, text_height: float
+                     ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]:
+    """Dash-like ink components (short, one stroke thick, nearly straight): their mask, the
+    component labels and, for each dash, its label and two end points along its axis."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
     keep = np.zeros(n, bool)
+    ends = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if max(w, h) > 1.2 * text_height:
             continue
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-        pts = np.stack([xs, ys], 1).astype(float)
+        pts = np.stack([xs + x, ys + y], 1).astype(float)
         if len(pts) < 2:
             continue
-        c = pts - pts.mean(0)
-        normal = np.linalg.svd(c, full_matrices=False)[2][-1]
-        keep[i] = np.abs(c @ normal).max() <= stroke + 1
-    return keep[labels]
+        mean = pts.mean(0)
+        c = pts - mean
+        axes = np.linalg.svd(c, full_matrices=False)[2]
+        keep[i] = np.abs(c @ axes[-1]).max() <= stroke + 1
+        if keep[i]:
+            along = c @ axes[0]
+            ends.append((i, mean + axes[0] * along.min(), mean + axes[0] * along.max()))
+    return keep[labels], labels, ends
+
+
+def dash_mask(ink: np.ndarray, stroke: float, text_height: float) -> np.ndarray:
+    """Ink components shaped like dashes or dots: short, one stroke thick, nearly straight."""
+    return _dash_components(ink, stroke, text_height)[0]
+
+
+def _extend(canvas: np.ndarray, labels: np.ndarray,
+            tips: dict[int, tuple[np.ndarray, np.ndarray]], own: int, start: np.ndarray,
+            d: np.ndarray, length: int, thick: int, near: float) -> None:
+    """Draw from ``start`` along ``d`` until other ink is reached (or ``length`` pixels):
+    stopping there leaves no overshoot that could enclose a pocket outside the border.
+    Nothing is drawn if the ink reached is the middle of another dash: the next dash of a
+    border is met at its end (a letter stroke pointing at a border meets a dash anywhere).
+    ``tips`` holds each dash's two end points; ``near`` is how close to one counts."""
+    h, w = canvas.shape
+    stop = start
+    for t in range(1, length + 1):
+        x, y = (start + d * t).round().astype(int)
+        if not (0 <= x < w and 0 <= y < h):
+            break
+        stop = start + d * t
+        other = labels[y, x]
+        if canvas[y, x] and other != own:
+            if other in tips and min(float(np.linalg.norm(stop - e))
+                                     for e in tips[other]) > near:
+                return
+            break
+    cv2.line(canvas, tuple(int(round(v)) for v in start), tuple(int(round(v)) for v in stop),
+             1, thick)
 
 
 def gap_radius(stroke: float) -> int:
@@ -40,17 +77,38 @@ def gap_radius(stroke: float) -> int:
     return int(round(3.5 * stroke))
 
 
-def close_gaps(ink: np.ndarray, stroke: float, text_height: float) -> np.ndarray:
-    """Ink with the dash-like components thickened until the gaps between them close.
+def thicken_radius(stroke: float) -> int:
+    """How far dashes are thickened (and the inside shrinks): a stroke, so that letters
+    near a small border stay apart from it and from each other."""
+    return max(1, int(round(stroke)))
 
-    (A closing does not bridge collinear dashes; thickening does, at the cost of shrinking
-    the inside by :func:`gap_radius`, given back by :func:`regrow`.)  Only dash-like
-    components are thickened, so text near a border stays apart from it.
+
+def close_gaps(ink: np.ndarray, stroke: float, text_height: float) -> np.ndarray:
+    """Ink with the gaps between dash-like components closed.
+
+    Each dash is drawn on along its own axis across one whole gap (:func:`gap_radius`
+    twice), which also reaches a dash a connector line joins (not dash-like itself); the
+    dashes are thickened a little (:func:`thicken_radius`, given back by :func:`regrow`)
+    so that extensions meeting at an angle on a tight curve still touch.  Only dash-like
+    components grow, so text near a border stays apart from it.
     """
     r = gap_radius(stroke)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    dashes = dash_mask(ink, stroke, text_height).astype(np.uint8)
-    return ink | cv2.dilate(dashes, kernel).astype(bool)
+    t = thicken_radius(stroke)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * t + 1, 2 * t + 1))
+    dashes, labels, ends = _dash_components(ink, stroke, text_height)
+    canvas = (ink | cv2.dilate(dashes.astype(np.uint8), kernel).astype(bool)).astype(np.uint8)
+    labels = cv2.dilate(labels.astype(np.float32), kernel).astype(np.int32)
+    thick = max(1, int(round(stroke)))
+    tips = {own: (p, q) for own, p, q in ends}
+    near = t + stroke + 1
+    for own, p, q in ends:
+        n = float(np.linalg.norm(q - p))
+        if n < stroke:
+            continue  # a dot: no axis
+        d = (q - p) / n
+        _extend(canvas, labels, tips, own, q, d, 2 * r, thick, near)
+        _extend(canvas, labels, tips, own, p, -d, 2 * r, thick, near)
+    return canvas.astype(bool)
 
 
 def regrow(region: Region, radius: int) -> Region:
@@ -125,7 +183,7 @@ def dashed_regions(fine: np.ndarray, taken: np.ndarray, stroke: float, text_heig
     """
     closed = close_gaps(fine, stroke, text_height)
     out = []
-    grow = gap_radius(stroke)
+    grow = thicken_radius(stroke)
     h, w = fine.shape
     for shrunk in enclosed_regions(closed, 0.5 * min_area):
         r = convex(regrow(shrunk, grow))
@@ -140,6 +198,6 @@ def dashed_regions(fine: np.ndarray, taken: np.ndarray, stroke: float, text_heig
         hits = border_hits(r, fine, stroke)
         runs, longest, spread = dash_runs(hits)
         # A dashed outline: many short inked runs of one length, no long solid stretch.
-        if 0.25 <= hits.mean() <= 0.92 and runs >= 8 and longest <= 0.2 and spread <= 0.45:
+        if 0.25 <= hits.mean() <= 0.92 and runs >= 8 and longest <= 0.2 and spread <= 0.55:
             out.append((convex(r, int(round(stroke)) + 2), r, kind, fit))
     return out

@@ -110,7 +110,9 @@ def joined_pieces(pieces: list[Region], size: tuple[int, int], stroke: float,
         region = pieces[seed]
         kind, fit = _fit(region)
         while True:
-            cands = set().union(*(adj[m] for m in members)) - set(members) - used
+            # The seed is the largest piece of its shape: bigger neighbours are not parts.
+            cands = {j for j in set().union(*(adj[m] for m in members)) - set(members) - used
+                     if pieces[j].area <= pieces[seed].area}
             best = None
             for j in cands:
                 r = unite([pieces[m] for m in members] + [pieces[j]], reach)

@@ -70,8 +70,15 @@ def find_underlines(gray: np.ndarray, stroke: float, min_length: float) -> list[
             covered = (cols.max() - cols.min() + 1) if cols.size else 0
             # The text sits right above and spans most of the line, not a box edge.
             near = y1 - text_rows.max() <= 3 * stroke + 2
-            # ... and the line spans most of that text (not the serifs of a few letters).
-            if near and covered >= 0.6 * (x2 - x1) and (x2 - x1) >= 0.7 * covered:
+            # ... and the line spans most of that text (not the serifs of a few letters),
+            # with the text above it, not around it (the bar of an "ff" or "ffi" ligature
+            # has the letter bodies below; descenders crossing a line are thin).
+            below = int(ink[y2:, x1:x2].sum())
+            # An underline runs from the first glyph to the last (baseline serifs of
+            # "kill" run together but leave out the "s").
+            ends_ok = x1 <= cols.min() + 2 * stroke + 1 and x2 >= cols.max() - 2 * stroke
+            if (near and ends_ok and covered >= 0.6 * (x2 - x1) and (x2 - x1) >= 0.7 * covered
+                    and below <= 0.3 * int(ink[:y1, x1:x2].sum())):
                 out.append(Underline(y1, y2, x1, x2))
         i = j + 1
     return out

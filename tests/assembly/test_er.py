@@ -1,5 +1,6 @@
 """Chen and table ER assembly from hand-built inventories (no image, no OCR)."""
 
+import cv2
 import numpy as np
 
 from cvparse.assembly.er import assemble_er, assign_cardinalities, clean_label, Link
@@ -113,3 +114,76 @@ def test_cardinality_goes_to_the_nearest_line_end():
 def test_clean_label_drops_spaces_around_underscores():
     assert clean_label(" end _ time ") == "end_time"
     assert clean_label("Order  Line") == "Order Line"
+    # A space inside a CamelCase name is OCR's; plain words stay apart.
+    assert clean_label("Temporary DigitalProduct") == "TemporaryDigitalProduct"
+    assert clean_label("Order line") == "Order line"
+
+
+def _ink_inv(shapes, lines=(), triangles=()):
+    """An inventory whose ink holds the box outlines, straight lines and triangle outlines."""
+    ink = np.zeros((H, W), np.uint8)
+    for s in shapes:
+        x1, y1, x2, y2 = s.bbox
+        cv2.rectangle(ink, (x1, y1), (x2 - 1, y2 - 1), 1, 2)
+    for p, q in lines:
+        cv2.line(ink, p, q, 1, 2)
+    for pts in triangles:
+        cv2.polylines(ink, [np.array(pts, np.int32)], True, 1, 2)
+    inv = _inv(shapes)
+    inv.ink = ink.astype(bool)
+    return inv
+
+
+def test_untraced_line_between_centres_is_recovered_from_the_ink():
+    shapes = [_shape("rect", (100, 100, 200, 140), "Fare"),
+              _shape("diamond", (300, 100, 400, 140), "priced_at"),
+              _shape("rect", (500, 100, 600, 140), "Booking"),
+              _shape("rect", (300, 400, 400, 440), "Region")]
+    # Fare - priced_at is drawn but was not traced; Region is not joined at all.
+    inv = _ink_inv(shapes, lines=[((200, 120), (300, 120)), ((400, 120), (500, 120))])
+    er = assemble_er(inv, [_conn(1, (400, 120), 2, (500, 120))])
+    (rel,) = er.relationships
+    assert sorted(rel.entities) == ["Booking", "Fare"]
+
+
+def test_relationship_with_one_line_found_is_recursive():
+    shapes = [_shape("rect", (100, 100, 200, 140), "Worker"),
+              _shape("diamond", (300, 100, 400, 140), "trains")]
+    texts = [TextItem("1", (205, 100, 213, 114)), TextItem("N", (205, 126, 215, 140))]
+    er = assemble_er(_inv(shapes, texts), [_conn(1, (300, 120), 0, (200, 120))])
+    (rel,) = er.relationships
+    assert rel.entities == ["Worker", "Worker"]
+    assert sorted(rel.cardinalities) == ["1", "N"]
+
+
+def test_line_with_arrowhead_between_boxes_is_a_specialisation():
+    shapes = [_shape("rect", (300, 100, 400, 140), "Account"),
+              _shape("rect", (300, 300, 400, 340), "Savings"),
+              _shape("rect", (550, 100, 650, 140), "Loan")]
+    head = [(350, 142), (343, 156), (357, 156)]    # hollow head on Account's border
+    lines = [((350, 156), (350, 300)), ((402, 120), (550, 120))]
+    inv = _ink_inv(shapes, lines=lines, triangles=[head])
+    conns = [_conn(1, (350, 300), 0, (350, 156)), _conn(2, (550, 120), 0, (402, 120))]
+    er = assemble_er(inv, conns)
+    (isa,) = [r for r in er.relationships if isinstance(r, IsA)]
+    assert isa.superclass == "Account" and isa.subclasses == ["Savings"]
+    # The plain line is a relationship between the boxes, not a specialisation.
+    (rel,) = [r for r in er.relationships if isinstance(r, Relationship)]
+    assert sorted(rel.entities) == ["Account", "Loan"]
+
+
+def test_attribute_crossed_by_a_line_keeps_its_own_owner():
+    shapes = [_shape("rect", (100, 300, 200, 340), "Flight"),
+              _shape("diamond", (500, 300, 600, 340), "operates"),
+              _shape("ellipse", (300, 280, 400, 360), "flight_no"),
+              _shape("rect", (700, 300, 800, 340), "Airline")]
+    # The Flight - operates line runs straight across the ellipse; the ellipse's own line
+    # goes up-left to Flight's centre.
+    lines = [((200, 320), (500, 320)), ((600, 320), (700, 320)), ((300, 316), (200, 318))]
+    inv = _ink_inv(shapes, lines=lines)
+    conns = [_conn(0, (200, 320), 2, (300, 320)), _conn(2, (400, 320), 1, (500, 320)),
+             _conn(1, (600, 320), 3, (700, 320))]
+    er = assemble_er(inv, conns)
+    assert er.entities["Flight"].attributes == ["flight_no"]
+    (rel,) = er.relationships
+    assert rel.attributes == [] and sorted(rel.entities) == ["Airline", "Flight"]

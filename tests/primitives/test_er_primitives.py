@@ -164,3 +164,37 @@ def test_triangle_notched_by_its_label_is_restored():
     assert classify(regions[0].filled)[1] < 0.86
     fixed = hull_fits(regions, ink.astype(bool), 200, 0.86)
     assert len(fixed) == 1 and fixed[0][1] == "triangle"
+
+
+def test_dashed_ellipse_with_a_line_joined_to_one_dash_is_found():
+    # A connector ends on a dash: that dash is no longer dash-like, so only the extension
+    # of its neighbours along their own axes can close the gaps beside it.
+    ink = _dashed_ellipse().astype(np.uint8)
+    cv2.line(ink, (100, 95), (100, 119), 1, 2)
+    found = dashed_regions(ink.astype(bool), np.zeros(ink.shape, bool), 2, 16, 400, 0.86)
+    assert len(found) == 1 and found[0][2] == "ellipse"
+
+
+def test_letters_inside_a_small_dashed_ellipse_do_not_split_it():
+    ink = _dashed_ellipse().astype(np.uint8)
+    # Short upright strokes (letters like i, l, t; 0.7 text heights) across the middle.
+    for x in range(62, 140, 12):
+        cv2.line(ink, (x, 54), (x, 65), 1, 2)
+    found = dashed_regions(ink.astype(bool), np.zeros(ink.shape, bool), 2, 16, 400, 0.86)
+    assert len(found) == 1
+    x1, y1, x2, y2 = found[0][1].bbox
+    assert x2 - x1 >= 130 and y2 - y1 >= 60
+
+
+def test_ligature_bar_and_baseline_serifs_are_no_underline():
+    # "ffi": a long bar at x-height with the letter bodies below it.
+    bar = np.full((30, 120), 255, np.uint8)
+    for x in (10, 30, 50):
+        bar[4:24, x:x + 3] = 0          # stems
+    bar[10:12, 6:60] = 0                # the joined cross-bar
+    bar[14:24, 70:100] = 0              # a letter body beside
+    assert find_underlines(bar, stroke=2, min_length=16) == []
+    # "skill": serifs run together along the baseline, but not under the first letter.
+    serifs = _text_crop(False)
+    serifs[22:24, 40:110] = 0
+    assert find_underlines(serifs, stroke=2, min_length=16) == []
