@@ -118,14 +118,14 @@ def fixture_masks(family: str, set_dir: Path, limit: int | None):
         yield f"{family}/{it.stem}", inv, connector_mask(inv)
 
 
-def time_traces(cases) -> list[TraceTiming]:
+def time_traces(cases, repeats: int = 1) -> list[TraceTiming]:
+    """Best-of-``repeats`` wall time of ``trace_connectors`` per image (a shared machine
+    adds noise only upwards)."""
     from cvparse.connectors.trace import trace_connectors
 
     out = []
     for name, inv, mask in cases:
-        t0 = time.perf_counter()
-        conns = trace_connectors(inv, mask)
-        ms = (time.perf_counter() - t0) * 1000.0
+        ms, conns = _clock(lambda: trace_connectors(inv, mask), repeats)
         out.append(TraceTiming(name, mask.shape[1], mask.shape[0], ms, len(conns)))
     return out
 
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         print("bench_trace: no fixture images found")
         return 0
     walks = compare_walks([(name, skeletonize(mask)) for name, _, mask in cases], args.repeats)
-    traces = time_traces(cases)
+    traces = time_traces(cases, args.repeats)
     ratio = [w.python_ms / w.numba_ms for w in walks if w.numba_ms > 0]
     n_same = sum(w.identical for w in walks)
     print(format_table(["stage (ms per image)", "median", "p95"], summary_rows(walks, traces),

@@ -22,54 +22,48 @@ _DY = np.array([-1, 0, 1, 0, -1, -1, 1, 1], dtype=np.int64)
 _DX = np.array([0, 1, 0, -1, -1, 1, 1, -1], dtype=np.int64)
 
 
-@njit(cache=True)
-def _degree(skel):
-    h, w = skel.shape
-    deg = np.zeros((h, w), np.int64)
-    for y in range(h):
-        for x in range(w):
-            if skel[y, x]:
-                n = 0
-                for k in range(8):
-                    yy = y + _DY[k]
-                    xx = x + _DX[k]
-                    if 0 <= yy < h and 0 <= xx < w and skel[yy, xx]:
-                        n += 1
-                deg[y, x] = n
-    return deg
+# Flat-index kernel: the skeleton is visited through its list of set pixels (raster
+# order), so the cost grows with the skeleton, not the page; neighbours of pixels off the
+# page border are addressed by flat offsets without bounds checks.
+
+
+@njit(cache=True, inline="always")
+def _neighbour(i, k, w, h):
+    """Flat index of neighbour ``k`` of pixel ``i``, or -1 off the page."""
+    y = i // w + _DY[k]
+    x = i % w + _DX[k]
+    if 0 <= y < h and 0 <= x < w:
+        return y * w + x
+    return -1
 
 
 @njit(cache=True)
-def _follow(skel, deg, visited, y0, x0, y1, x1, out, n_out):
-    """Walk from node (y0, x0) through (y1, x1) until a node pixel; append to ``out``."""
-    h, w = skel.shape
-    out[n_out, 0] = y0
-    out[n_out, 1] = x0
+def _follow(flat, deg, visited, offs, w, h, i0, i1, out, n_out):
+    """Walk from node ``i0`` through ``i1`` until a node pixel; append flat indices."""
+    out[n_out] = i0
     n_out += 1
-    py, px = y0, x0
-    cy, cx = y1, x1
+    prev = i0
+    cur = i1
     while True:
-        out[n_out, 0] = cy
-        out[n_out, 1] = cx
+        out[n_out] = cur
         n_out += 1
-        if deg[cy, cx] != 2:
+        if deg[cur] != 2:
             break
-        visited[cy, cx] = True
-        ny, nx = -1, -1
+        visited[cur] = True
+        inner = w <= cur < (h - 1) * w and 0 < cur % w < w - 1
+        nxt = -1
         for k in range(8):
-            yy = cy + _DY[k]
-            xx = cx + _DX[k]
-            if 0 <= yy < h and 0 <= xx < w and skel[yy, xx] and not (yy == py and xx == px):
-                if deg[yy, xx] != 2 or not visited[yy, xx] or (yy == y0 and xx == x0):
-                    ny, nx = yy, xx
+            j = cur + offs[k] if inner else _neighbour(cur, k, w, h)
+            if j >= 0 and flat[j] and j != prev:
+                if deg[j] != 2 or not visited[j] or j == i0:
+                    nxt = j
                     break
-        if ny < 0:
+        if nxt < 0:
             break
-        py, px = cy, cx
-        cy, cx = ny, nx
-        if cy == y0 and cx == x0 and deg[cy, cx] == 2:
-            out[n_out, 0] = cy
-            out[n_out, 1] = cx
+        prev = cur
+        cur = nxt
+        if cur == i0 and deg[cur] == 2:
+            out[n_out] = cur
             n_out += 1
             break
     return n_out
@@ -78,48 +72,58 @@ def _follow(skel, deg, visited, y0, x0, y1, x1, out, n_out):
 @njit(cache=True)
 def _walk(skel):
     h, w = skel.shape
-    deg = _degree(skel)
-    visited = np.zeros((h, w), np.bool_)
-    total = 0
-    for y in range(h):
-        for x in range(w):
-            if skel[y, x]:
-                total += 1
-    cap = 4 * total + 16
-    out = np.zeros((cap, 2), np.int32)
+    flat = skel.reshape(h * w)
+    pix = np.flatnonzero(flat)
+    offs = np.empty(8, np.int64)
+    for k in range(8):
+        offs[k] = _DY[k] * w + _DX[k]
+    deg = np.zeros(h * w, np.uint8)
+    for i in pix:
+        inner = w <= i < (h - 1) * w and 0 < i % w < w - 1
+        n = 0
+        for k in range(8):
+            j = i + offs[k] if inner else _neighbour(i, k, w, h)
+            if j >= 0 and flat[j]:
+                n += 1
+        deg[i] = n
+    visited = np.zeros(h * w, np.bool_)
+    cap = 4 * len(pix) + 16
+    out = np.empty(cap, np.int64)
     offsets = np.zeros(cap + 1, np.int64)
     n_out = 0
     n_paths = 0
-    for y in range(h):
-        for x in range(w):
-            if not skel[y, x] or deg[y, x] == 2:
+    for i in pix:
+        if deg[i] == 2:
+            continue
+        inner = w <= i < (h - 1) * w and 0 < i % w < w - 1
+        for k in range(8):
+            j = i + offs[k] if inner else _neighbour(i, k, w, h)
+            if j < 0 or not flat[j]:
                 continue
+            if deg[j] == 2:
+                if visited[j]:
+                    continue
+            elif j < i:
+                continue
+            n_out = _follow(flat, deg, visited, offs, w, h, i, j, out, n_out)
+            n_paths += 1
+            offsets[n_paths] = n_out
+    for i in pix:
+        if deg[i] == 2 and not visited[i]:
+            visited[i] = True
+            inner = w <= i < (h - 1) * w and 0 < i % w < w - 1
             for k in range(8):
-                yy = y + _DY[k]
-                xx = x + _DX[k]
-                if not (0 <= yy < h and 0 <= xx < w and skel[yy, xx]):
-                    continue
-                if deg[yy, xx] == 2:
-                    if visited[yy, xx]:
-                        continue
-                elif yy * w + xx < y * w + x:
-                    continue
-                n_out = _follow(skel, deg, visited, y, x, yy, xx, out, n_out)
-                n_paths += 1
-                offsets[n_paths] = n_out
-    for y in range(h):
-        for x in range(w):
-            if skel[y, x] and deg[y, x] == 2 and not visited[y, x]:
-                visited[y, x] = True
-                for k in range(8):
-                    yy = y + _DY[k]
-                    xx = x + _DX[k]
-                    if 0 <= yy < h and 0 <= xx < w and skel[yy, xx]:
-                        n_out = _follow(skel, deg, visited, y, x, yy, xx, out, n_out)
-                        n_paths += 1
-                        offsets[n_paths] = n_out
-                        break
-    return out[:n_out], offsets[:n_paths + 1]
+                j = i + offs[k] if inner else _neighbour(i, k, w, h)
+                if j >= 0 and flat[j]:
+                    n_out = _follow(flat, deg, visited, offs, w, h, i, j, out, n_out)
+                    n_paths += 1
+                    offsets[n_paths] = n_out
+                    break
+    coords = np.empty((n_out, 2), np.int32)
+    for t in range(n_out):
+        coords[t, 0] = out[t] // w
+        coords[t, 1] = out[t] % w
+    return coords, offsets[:n_paths + 1]
 
 
 def walk_skeleton(skel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,15 +9,22 @@ from ..primitives.elements import Inventory
 from .elements import Connector
 
 
-def shape_label_map(inv: Inventory, grow: int) -> np.ndarray:
-    """Image of shape indices + 1 (0 = none), each shape's outer area grown by ``grow``."""
+def shape_label_map(inv: Inventory, grow: int, phantoms: set[int] | None = None
+                    ) -> np.ndarray:
+    """Image of shape indices + 1 (0 = none), each shape's outer area grown by ``grow``;
+    phantom shapes (``phantom_shapes``, computed unless given) are left out."""
     labels = np.zeros((inv.height, inv.width), np.int32)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-    order = sorted(range(len(inv.shapes)), key=lambda i: -inv.shapes[i].outer.area)
+    if phantoms is None:
+        phantoms = phantom_shapes(inv)
+    order = sorted((i for i in range(len(inv.shapes)) if i not in phantoms),
+                   key=lambda i: -inv.shapes[i].outer.area)
     for i in order:
         r = inv.shapes[i].outer
         x1, y1, x2, y2 = r.bbox
-        m = cv2.dilate(np.pad(r.filled, grow).astype(np.uint8), kernel).astype(bool)
+        m = r.filled.astype(bool)
+        if grow > 0:
+            m = cv2.dilate(np.pad(m, grow).astype(np.uint8), kernel).astype(bool)
         gx, gy = x1 - grow, y1 - grow
         cx1, cy1 = max(0, gx), max(0, gy)
         cx2, cy2 = min(inv.width, x2 + grow), min(inv.height, y2 + grow)
@@ -26,24 +33,117 @@ def shape_label_map(inv: Inventory, grow: int) -> np.ndarray:
     return labels
 
 
-def attach_ends(inv: Inventory, connectors: list[Connector]) -> None:
-    """Set ``node`` on every connector end that touches or points at a shape nearby."""
-    stroke = inv.scale.stroke
-    grow = int(round(2.5 * stroke)) + 4
-    labels = shape_label_map(inv, grow)
-    reach = max(2.0 * inv.scale.text_height, 8 * stroke)
+def attach_grow(inv: Inventory) -> int:
+    """How far around a shape a connector end still counts as touching it."""
+    return int(round(2.5 * inv.scale.stroke)) + 4
+
+
+def attach_reach(inv: Inventory) -> float:
+    """How far beyond its last pixel a connector end may point at a shape."""
+    return max(2.0 * inv.scale.text_height, 8 * inv.scale.stroke)
+
+
+def end_target(labels: np.ndarray, point: tuple[float, float],
+               direction: tuple[float, float], reach: float) -> int | None:
+    """Index of the shape an end touches or points at within ``reach`` pixels, else None."""
     h, w = labels.shape
+    x, y = point
+    dx, dy = direction
+    for t in range(int(reach) + 1):
+        px, py = int(round(x + dx * t)), int(round(y + dy * t))
+        if not (0 <= px < w and 0 <= py < h):
+            break
+        if labels[py, px]:
+            return int(labels[py, px]) - 1
+    return None
+
+
+def attach_ends(inv: Inventory, connectors: list[Connector],
+                phantoms: set[int] | None = None) -> None:
+    """Set ``node`` on every connector end that touches or points at a shape nearby."""
+    labels = shape_label_map(inv, attach_grow(inv), phantoms)
+    reach = attach_reach(inv)
     for conn in connectors:
         for end in conn.ends:
-            x, y = end.point
-            dx, dy = end.direction
-            hit = 0
-            steps = int(reach) + 1
-            for t in range(steps):
-                px, py = int(round(x + dx * t)), int(round(y + dy * t))
-                if not (0 <= px < w and 0 <= py < h):
-                    break
-                if labels[py, px]:
-                    hit = int(labels[py, px])
-                    break
-            end.node = hit - 1 if hit else None
+            # an end stopping on another line (T-junction) points at that line, not at
+            # whatever shape lies beyond it: it attaches only to a shape it touches
+            end.node = end_target(labels, end.point, end.direction,
+                                  0 if end.on_connector is not None else reach)
+
+
+def _touches(inv: Inventory, i: int, j: int, gap: int) -> bool:
+    """True if shape ``j``'s outer area comes within ``gap`` pixels of shape ``i``'s."""
+    a, b = inv.shapes[i].outer, inv.shapes[j].outer
+    x1, y1 = max(a.bbox[0] - gap, b.bbox[0]), max(a.bbox[1] - gap, b.bbox[1])
+    x2, y2 = min(a.bbox[2] + gap, b.bbox[2]), min(a.bbox[3] + gap, b.bbox[3])
+    if x1 >= x2 or y1 >= y2:
+        return False
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))
+    grown = cv2.dilate(np.pad(a.filled, gap).astype(np.uint8), kernel).astype(bool)
+    ga = grown[y1 - a.bbox[1] + gap:y2 - a.bbox[1] + gap, x1 - a.bbox[0] + gap:x2 - a.bbox[0] + gap]
+    gb = b.filled[y1 - b.bbox[1]:y2 - b.bbox[1], x1 - b.bbox[0]:x2 - b.bbox[0]]
+    return bool((ga & gb).any())
+
+
+def _between(centre: np.ndarray, i: int, others: list[int]) -> bool:
+    """True if two of ``others`` lie on opposite sides of ``i`` (centre to centre)."""
+    v = centre[others] - centre[i]
+    return bool(len(others) >= 2 and ((v @ v.T) < 0).any())
+
+
+def phantom_shapes(inv: Inventory) -> set[int]:
+    """Closed areas that are not nodes: they partly overlap several shapes (or hold one).
+
+    Curved connectors running between nodes close off regions that look like big empty
+    shapes (and group frames hold whole sub-diagrams); real nodes neither hold another
+    shape well clear of their border nor partly overlap other nodes.  Their borders are
+    connectors, so they are neither cut out of the connector mask nor attached to.  The
+    worst offender goes first, so a real node overlapped by a phantom is not flagged.
+    Compartments stacked in one box (UML classes) count neither as held nor overlapping.
+    An unlabelled area squeezed between two nodes on opposite sides (two lines joining
+    them both ways) is a phantom too.
+    """
+    n = len(inv.shapes)
+    if n < 2:
+        return set()
+    b = np.array([s.bbox for s in inv.shapes], np.float64)
+    margin = 2 * inv.scale.stroke + 2
+    tol = inv.scale.stroke
+    x1, y1, x2, y2 = (b[:, k] for k in range(4))
+    area = np.maximum((x2 - x1) * (y2 - y1), 1)
+    iw = np.minimum(x2[:, None], x2[None]) - np.maximum(x1[:, None], x1[None])
+    ih = np.minimum(y2[:, None], y2[None]) - np.maximum(y1[:, None], y1[None])
+    inter = np.where((iw > 0) & (ih > 0), iw * ih, 0.0)
+    overlap = inter / np.minimum(area[:, None], area[None])
+    holds = ((x1[None] - x1[:, None] >= margin) & (y1[None] - y1[:, None] >= margin)
+             & (x2[:, None] - x2[None] >= margin) & (y2[:, None] - y2[None] >= margin))
+    stacked = (((np.abs(x1[:, None] - x1[None]) <= tol) & (np.abs(x2[:, None] - x2[None]) <= tol))
+               | ((np.abs(y1[:, None] - y1[None]) <= tol)
+                  & (np.abs(y2[:, None] - y2[None]) <= tol)))
+    partial = (overlap > 0.15) & (overlap < 0.9) & ~stacked
+    near = ((np.minimum(x2[:, None], x2[None] + margin) > np.maximum(x1[:, None], x1[None] - margin))
+            & (np.minimum(y2[:, None], y2[None] + margin)
+               > np.maximum(y1[:, None], y1[None] - margin)))
+    np.fill_diagonal(holds, False)
+    np.fill_diagonal(partial, False)
+    np.fill_diagonal(near, False)
+    centre = np.stack([(x1 + x2) / 2, (y1 + y2) / 2], 1)
+    unlabelled = np.array([not s.label.strip() for s in inv.shapes])
+    live = np.ones(n, bool)
+    flagged: set[int] = set()
+    while True:
+        held = (holds & live[None]).sum(1)
+        part = (partial & live[None]).sum(1)
+        score = np.where((part >= 2) | ((held > 0) & (part > 0)), 2 * held + part, 0)
+        score[~live] = 0
+        if not score.any():
+            squeezed = [i for i in np.flatnonzero(live & unlabelled & ((near & live[None]).sum(1) >= 2))
+                        if _between(centre, i, [int(j) for j in np.flatnonzero(near[i] & live)
+                                                if _touches(inv, int(i), int(j), int(margin))])]
+            if not squeezed:
+                return flagged
+            best = int(squeezed[0])
+        else:
+            best = int(np.argmax(score))
+        flagged.add(best)
+        live[best] = False

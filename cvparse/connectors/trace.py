@@ -2,9 +2,13 @@
 
 Repairs, all scaled to the stroke width: short spurs (arrowhead corners, serifs of the
 skeleton) are pruned; at a junction the branches are paired by direction continuity, so
-two lines that cross stay two lines; a branch left unpaired at a junction ends there and
-is reported as landing on the other connector; collinear pieces separated by a short gap
-(dashed and dotted lines) are bridged and the connector marked dashed or dotted.
+two lines that cross stay two lines, except where lines converge on a shape (a pruned
+spur touched it): there only straight-through branches pair; a branch left unpaired at
+a junction ends there and is reported as landing on the other connector; collinear
+pieces separated by a short gap (dashed and dotted lines, dots chained one by one) are
+bridged and the connector marked dashed or dotted; facing ends are also joined across a
+free text box or, for long free lines, across an unread label; no gap is bridged across
+a shape.  Phantom shapes (areas closed off by connectors) are traced through.
 """
 
 from __future__ import annotations
@@ -17,14 +21,34 @@ from skimage.morphology import skeletonize
 
 from ..primitives.elements import Inventory
 from ._walk import walk_skeleton
+from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
 from .elements import Connector, End
 
 
-def _remove_shapes(mask: np.ndarray, inv: Inventory, pad: int, outer: bool) -> np.ndarray:
-    """``mask`` without every shape's area (outer or inner border), grown by ``pad``."""
+def _text_mask(inv: Inventory, phantoms: set[int]) -> np.ndarray | None:
+    """The inventory's text ink, less the inside of phantom shapes: everything drawn in a
+    "shape" is taken for its text, but a phantom holds connectors, not a label."""
+    if inv.text_mask is None or not phantoms:
+        return inv.text_mask
+    text = inv.text_mask.copy()
+    for k in phantoms:
+        r = inv.shapes[k].interior
+        x1, y1, x2, y2 = r.bbox
+        text[y1:y2, x1:x2] &= ~r.filled.astype(bool)
+    return text
+
+
+def _remove_shapes(mask: np.ndarray, inv: Inventory, pad: int, outer: bool,
+                   phantoms: set[int]) -> np.ndarray:
+    """``mask`` without every shape's area (outer or inner border), grown by ``pad``.
+
+    Phantom shapes (areas closed off by connectors, see ``phantom_shapes``) stay in.
+    """
     h, w = mask.shape
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
-    for s in inv.shapes:
+    for k, s in enumerate(inv.shapes):
+        if k in phantoms:
+            continue
         r = s.outer if outer else s.interior
         x1, y1, x2, y2 = r.bbox
         grown = cv2.dilate(np.pad(r.filled, pad).astype(np.uint8), kernel).astype(bool)
@@ -46,21 +70,25 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
     ``boxes`` are further rectangles to clear (class boxes found from their border lines).
     """
     mask = (inv.ink if ink is None else ink).copy()
-    if inv.text_mask is not None:
-        mask &= ~inv.text_mask
+    phantoms = phantom_shapes(inv)
+    text = _text_mask(inv, phantoms)
+    if text is not None:
+        mask &= ~text
     pad = int(round(inv.scale.stroke)) + 2
     h, w = mask.shape
     for x1, y1, x2, y2 in boxes:
         mask[max(0, y1 - pad):min(h, y2 + pad + 1), max(0, x1 - pad):min(w, x2 + pad + 1)] = False
-    return _remove_shapes(mask, inv, pad, outer=True)
+    return _remove_shapes(mask, inv, pad, True, phantoms)
 
 
 def marker_mask(inv: Inventory) -> np.ndarray:
     """Ink outside shape interiors, borders kept: arrowheads that overlap a border stay whole."""
     mask = inv.ink.copy()
-    if inv.text_mask is not None:
-        mask &= ~inv.text_mask
-    return _remove_shapes(mask, inv, 0, outer=False)
+    phantoms = phantom_shapes(inv)
+    text = _text_mask(inv, phantoms)
+    if text is not None:
+        mask &= ~text
+    return _remove_shapes(mask, inv, 0, False, phantoms)
 
 
 @dataclass
@@ -70,6 +98,7 @@ class _Piece:
     pts: np.ndarray  # N x 2, x y
     a: int
     b: int
+    length: float = 0.0
 
 
 def _vertex_ids(coords: np.ndarray, offsets: np.ndarray, shape: tuple[int, int]
@@ -84,8 +113,19 @@ def _vertex_ids(coords: np.ndarray, offsets: np.ndarray, shape: tuple[int, int]
     return labels, n
 
 
+def _skeleton(mask: np.ndarray) -> np.ndarray:
+    """``skeletonize`` run on the bounding box of the ink only (same result, less work)."""
+    ys, xs = np.nonzero(mask.any(axis=1))[0], np.nonzero(mask.any(axis=0))[0]
+    skel = np.zeros(mask.shape, bool)
+    if len(ys):
+        y1, y2 = max(0, ys[0] - 1), min(mask.shape[0], ys[-1] + 2)
+        x1, x2 = max(0, xs[0] - 1), min(mask.shape[1], xs[-1] + 2)
+        skel[y1:y2, x1:x2] = skeletonize(mask[y1:y2, x1:x2])
+    return skel
+
+
 def _pieces(mask: np.ndarray) -> list[_Piece]:
-    skel = skeletonize(mask)
+    skel = _skeleton(mask)
     coords, offsets = walk_skeleton(skel)
     labels, _ = _vertex_ids(coords, offsets, mask.shape)
     out = []
@@ -95,7 +135,8 @@ def _pieces(mask: np.ndarray) -> list[_Piece]:
         b = int(labels[c[-1, 0], c[-1, 1]])
         if a == b and len(c) <= 3:
             continue
-        out.append(_Piece(pts=c[:, ::-1].astype(np.float64), a=a, b=b))
+        pts = c[:, ::-1].astype(np.float64)
+        out.append(_Piece(pts=pts, a=a, b=b, length=_length(pts)))
     return out
 
 
@@ -103,35 +144,56 @@ def _direction(pts: np.ndarray, span: float) -> np.ndarray:
     """Unit vector leaving ``pts`` at its first point, fitted over ``span`` pixels."""
     if len(pts) < 2:
         return np.array([0.0, 0.0])
-    d = np.linalg.norm(pts - pts[0], axis=1)
-    far = pts[min(len(pts) - 1, max(1, int(np.searchsorted(d, span))))]
-    v = pts[0] - far
-    n = np.linalg.norm(v)
+    pts = pts[:int(2 * span) + 2]  # path points are at most 1.5 px apart
+    rel = pts - pts[0]
+    d = np.sqrt((rel * rel).sum(axis=1))
+    v = -rel[min(len(pts) - 1, max(1, int(np.searchsorted(d, span))))]
+    n = float(np.sqrt(v @ v))
     return v / n if n else np.array([0.0, 0.0])
 
 
 def _length(pts: np.ndarray) -> float:
-    return float(np.linalg.norm(np.diff(pts, axis=0), axis=1).sum()) if len(pts) > 1 else 0.0
+    if len(pts) < 2:
+        return 0.0
+    d = pts[1:] - pts[:-1]
+    return float(np.sqrt((d * d).sum(axis=1)).sum())
 
 
-def _prune_spurs(pieces: list[_Piece], min_len: float) -> list[_Piece]:
-    """Drop short pieces hanging off a junction by a free end, until none is left."""
+def _prune_spurs(pieces: list[_Piece], min_len: float, near_shape: np.ndarray | None = None
+                 ) -> tuple[list[_Piece], set[int]]:
+    """Drop short pieces hanging off a junction by a free end, until none is left.
+
+    Returns the pieces left and the junctions that lost a spur touching a shape
+    (``near_shape``): lines meeting there converge on that shape.
+    """
+    docked: set[int] = set()
     while True:
         deg: dict[int, int] = {}
         for p in pieces:
             deg[p.a] = deg.get(p.a, 0) + 1
             deg[p.b] = deg.get(p.b, 0) + 1
-        keep = [p for p in pieces
-                if not (_length(p.pts) < min_len
-                        and ((deg[p.a] == 1 and deg[p.b] >= 3)
-                             or (deg[p.b] == 1 and deg[p.a] >= 3)))]
+        keep = []
+        for p in pieces:
+            spur = p.length < min_len and (
+                (deg[p.a] == 1 and deg[p.b] >= 3) or (deg[p.b] == 1 and deg[p.a] >= 3))
+            if not spur:
+                keep.append(p)
+            elif near_shape is not None:
+                joint = p.b if deg[p.a] == 1 else p.a
+                if any(near_shape[int(q[1]), int(q[0])] for q in (p.pts[0], p.pts[-1])):
+                    docked.add(joint)
         if len(keep) == len(pieces):
-            return keep
+            return keep, docked
         pieces = keep
 
 
-def _chain(pieces: list[_Piece], span: float) -> list[np.ndarray]:
-    """Join pieces into polylines, pairing branches at each vertex by straightness."""
+def _chain(pieces: list[_Piece], span: float, docked: set[int] = frozenset()
+           ) -> list[np.ndarray]:
+    """Join pieces into polylines, pairing branches at each vertex by straightness.
+
+    At a ``docked`` vertex (lines converging on a shape) only lines running straight on
+    through it are paired; the others end there.
+    """
     at: dict[int, list[tuple[int, int]]] = {}
     for i, p in enumerate(pieces):
         at.setdefault(p.a, []).append((i, 0))
@@ -156,7 +218,7 @@ def _chain(pieces: list[_Piece], span: float) -> list[np.ndarray]:
         for cos, b1, b2 in pairs:
             if b1 in used or b2 in used:
                 continue
-            if cos > (-0.5 if len(branches) > 2 else 0.0):
+            if cos > (-0.9 if v in docked else -0.5 if len(branches) > 2 else 0.0):
                 continue
             partner[b1], partner[b2] = b2, b1
             used.update((b1, b2))
@@ -186,13 +248,104 @@ def _chain(pieces: list[_Piece], span: float) -> list[np.ndarray]:
     return lines
 
 
-def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: float = 3.0
+def _crosses(blocked: np.ndarray | None, p: np.ndarray, q: np.ndarray) -> bool:
+    """True if the middle of segment ``p``-``q`` runs over a ``blocked`` pixel (a shape)."""
+    if blocked is None:
+        return False
+    t = np.linspace(0.15, 0.85, 15)[:, None]
+    s = np.rint(p + t * (q - p)).astype(int)
+    h, w = blocked.shape
+    s[:, 0] = np.clip(s[:, 0], 0, w - 1)
+    s[:, 1] = np.clip(s[:, 1], 0, h - 1)
+    return bool(blocked[s[:, 1], s[:, 0]].any())
+
+
+def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float
+                 ) -> list[tuple[float, int, int]]:
+    """End pairs facing each other across one free text box (a label drawn over a line,
+    or a piece of line misread as a letter): ``(gap, end, end)`` candidates."""
+    out = []
+    for x1, y1, x2, y2 in boxes:
+        inside = np.flatnonzero((pts[:, 0] >= x1 - pad) & (pts[:, 0] <= x2 + pad)
+                                & (pts[:, 1] >= y1 - pad) & (pts[:, 1] <= y2 + pad))
+        for a in range(len(inside)):
+            for b in range(a + 1, len(inside)):
+                p, q = int(inside[a]), int(inside[b])
+                if p // 2 == q // 2:
+                    continue
+                gap = pts[q] - pts[p]
+                dist = float(np.linalg.norm(gap))
+                if dist == 0 or float(dirs[p] @ dirs[q]) > -0.5:
+                    continue
+                if float(gap @ dirs[p]) / dist < 0.5 or float(-gap @ dirs[q]) / dist < 0.5:
+                    continue
+                out.append((dist, p, q))
+    return out
+
+
+def _across_labels(pts: np.ndarray, dirs: np.ndarray, free: np.ndarray, reach: float,
+                   blocked: np.ndarray | None, ink: np.ndarray | None, text_height: float
+                   ) -> list[tuple[float, int, int]]:
+    """Free end pairs (``free``: long lines touching no shape) that face each other along
+    one line across a longer gap: a label drawn over the line that OCR did not report."""
+    from scipy.spatial import cKDTree
+
+    out = []
+    for p, q in cKDTree(pts).query_pairs(reach):
+        if p // 2 == q // 2 or not (free[p] and free[q]):
+            continue
+        gap = pts[q] - pts[p]
+        dist = float(np.linalg.norm(gap))
+        if dist == 0 or float(dirs[p] @ dirs[q]) > -0.85:
+            continue
+        if float(gap @ dirs[p]) / dist < 0.85 or float(-gap @ dirs[q]) / dist < 0.85:
+            continue
+        if not _crosses(blocked, pts[p], pts[q]) and _text_sized_between(ink, pts[p], pts[q],
+                                                                         text_height):
+            out.append((dist, p, q))
+    return out
+
+
+def _text_sized_between(ink: np.ndarray | None, p: np.ndarray, q: np.ndarray,
+                        text_height: float) -> bool:
+    """True if the ink lying on segment ``p``-``q`` is no taller across it than a text line
+    (the letters of a label, not an icon drawn between two lines)."""
+    if ink is None:
+        return False
+    m = int(round(2 * text_height))
+    h, w = ink.shape
+    x1, y1 = int(max(0, min(p[0], q[0]) - m)), int(max(0, min(p[1], q[1]) - m))
+    x2, y2 = int(min(w, max(p[0], q[0]) + m + 1)), int(min(h, max(p[1], q[1]) + m + 1))
+    n, labels = cv2.connectedComponents(ink[y1:y2, x1:x2].astype(np.uint8), connectivity=8)
+    t = np.linspace(0.1, 0.9, 25)[:, None]
+    s = np.rint(p + t * (q - p)).astype(int) - [x1, y1]
+    s[:, 0] = np.clip(s[:, 0], 0, x2 - x1 - 1)
+    s[:, 1] = np.clip(s[:, 1], 0, y2 - y1 - 1)
+    hit = set(labels[s[:, 1], s[:, 0]].tolist()) - {0}
+    u = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
+    normal = np.array([-u[1], u[0]])
+    for k in hit:
+        ys, xs = np.nonzero(labels == k)
+        across = xs * normal[0] + ys * normal[1]
+        if float(across.max() - across.min()) > 1.6 * text_height:
+            return False
+    return True
+
+
+def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: float = 3.0,
+                 blocked: np.ndarray | None = None, texts=(), text_pad: float = 0.0,
+                 near_shape: np.ndarray | None = None, label_gap: float = 0.0,
+                 ink: np.ndarray | None = None, text_height: float = 0.0
                  ) -> tuple[list[np.ndarray], list[int]]:
     """Join collinear lines whose ends face each other across a short gap.
 
     Candidate end pairs come from a k-d tree; the closest facing pairs are linked first,
-    each end at most once.  Gaps wider than ``2 * tiny`` must also lie along the line.  Returns the joined lines and, per line, how many gaps were
-    bridged inside it.
+    each end at most once.  Gaps wider than ``2 * tiny`` must also lie along the line and
+    must not cross a ``blocked`` area (a node: a line ending on both sides of a node is
+    two connectors).  Ends facing each other across a free text box (``texts``, grown by
+    ``text_pad``) are joined whatever the gap, and so are free ends (off ``near_shape``)
+    facing each other up to ``label_gap`` apart.  Returns the joined lines and, per line,
+    how many gaps were bridged inside it.
     """
     from scipy.spatial import cKDTree
 
@@ -211,9 +364,18 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: flo
         if float(dirs[p] @ dirs[q]) > -0.8:
             continue
         # across a gap of a few pixels the offset's own direction means little
-        if dist > 2 * tiny and float(gap @ dirs[p]) / dist < 0.8:
+        if dist > 2 * tiny and (float(gap @ dirs[p]) / dist < 0.8
+                                or _crosses(blocked, pts[p], pts[q])):
             continue
         cands.append((dist, p, q))
+    cands.extend(_across_text(pts, dirs, texts, text_pad))
+    if near_shape is not None and label_gap > max_gap:
+        h, w = near_shape.shape
+        ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
+        # letters of the label itself are traced too: only real line pieces take part
+        long = np.repeat([_length(l) >= 2 * max_gap for l in lines], 2)
+        free = ~near_shape[ix[:, 1], ix[:, 0]] & long
+        cands.extend(_across_labels(pts, dirs, free, label_gap, blocked, ink, text_height))
     link: dict[int, int] = {}
     for _, p, q in sorted(cands):
         if p not in link and q not in link:
@@ -259,12 +421,75 @@ def _dash_ends(ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     return pts[np.argmin(t)], pts[np.argmax(t)], axis
 
 
+def _chain_dots(centres: np.ndarray, max_gap: float) -> list[tuple[int, int]]:
+    """Pairs of dot centres to join: each dot picks its nearest neighbour and the nearest
+    one on the far side of it; a pair is joined when both dots picked each other.
+
+    The reach is 1.8 times the typical dot spacing (at most ``max_gap``), so dots of a
+    parallel line further off than the spacing are never joined across.
+    """
+    from scipy.spatial import cKDTree
+
+    if len(centres) < 2:
+        return []
+    tree = cKDTree(centres)
+    d, _ = tree.query(centres, k=2)
+    spacing = float(np.median(d[:, 1]))
+    reach = min(1.8 * spacing, max_gap)
+    picks: list[set[int]] = [set() for _ in range(len(centres))]
+    for i, near in enumerate(tree.query_ball_point(centres, reach)):
+        others = sorted((float(np.linalg.norm(centres[j] - centres[i])), j)
+                        for j in near if j != i)
+        if not others:
+            continue
+        first = others[0][1]
+        picks[i].add(first)
+        u = centres[first] - centres[i]
+        for dist, j in others[1:]:
+            v = centres[j] - centres[i]
+            if float(u @ v) < -0.5 * float(np.linalg.norm(u)) * dist:
+                picks[i].add(j)
+                break
+    return [(i, j) for i in range(len(centres)) for j in picks[i] if j > i and i in picks[j]]
+
+
+def _extend_dot_chains(out: np.ndarray, labels: np.ndarray, dots: list[tuple[float, float, int]],
+                       pairs: list[tuple[int, int]], reach: float, width: int) -> None:
+    """Draw each dotted line's last dot on to the ink it leads into (its arrowhead, or
+    the solid part of the line), searching straight ahead for up to ``reach`` pixels."""
+    partners: dict[int, list[int]] = {}
+    for i, j in pairs:
+        partners.setdefault(i, []).append(j)
+        partners.setdefault(j, []).append(i)
+    chained = {dots[i][2] for i in partners}  # an unchained "dot" may be a cut arrowhead
+    h, w = labels.shape
+    for i, near in partners.items():
+        if len(near) != 1:
+            continue
+        c = np.array(dots[i][:2])
+        u = c - np.array(dots[near[0]][:2])
+        n = float(np.linalg.norm(u))
+        if n == 0:
+            continue
+        u /= n
+        for t in range(1, int(reach) + 1):
+            x, y = int(round(c[0] + u[0] * t)), int(round(c[1] + u[1] * t))
+            if not (0 <= x < w and 0 <= y < h):
+                break
+            lab = int(labels[y, x])
+            if lab and lab != dots[i][2]:
+                if lab not in chained:
+                    cv2.line(out, (int(round(c[0])), int(round(c[1]))), (x, y), 1, width)
+                break
+
+
 def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> np.ndarray:
     """Bridge the gaps of dashed and dotted lines, leaving long lines untouched.
 
     Dash-sized blobs that are elongated are linked end to end with their collinear
-    neighbours (gaps up to about two dash lengths); round dots are closed together
-    morphologically.
+    neighbours (gaps up to about two dash lengths); round dots are chained to their
+    nearest neighbours on either side (``_chain_dots``), so two dotted lines running
+    close together stay apart.
     """
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
@@ -274,7 +499,7 @@ def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> n
         return mask
     out = mask.copy()
     ends, axes, lengths, owners = [], [], [], []
-    dots = np.zeros(mask.shape, np.uint8)
+    dots = []
     for i in small_ids:
         x, y, w, h = stats[i, :4]
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
@@ -286,7 +511,7 @@ def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> n
                 lengths.append(float(np.linalg.norm(b - a)) + 1)
                 owners.append(i)
         else:
-            dots[labels == i] = 1
+            dots.append((x + (w - 1) / 2, y + (h - 1) / 2, i))
     if ends:
         from scipy.spatial import cKDTree
 
@@ -303,10 +528,13 @@ def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> n
             if abs(float(v @ axes[i])) > 0.9 and abs(float(v @ axes[j])) > 0.9:
                 cv2.line(out, tuple(int(round(c)) for c in pts[i]),
                          tuple(int(round(c)) for c in pts[j]), 1, 1)
-    if dots.any():
-        r = int(round(2 * stroke)) + 1
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-        out |= cv2.morphologyEx(dots, cv2.MORPH_CLOSE, kernel).astype(bool)
+    centres = np.array([d[:2] for d in dots], np.float64).reshape(-1, 2)
+    width = max(1, int(round(stroke)))
+    pairs = _chain_dots(centres, 3 * stroke + 6)
+    for i, j in pairs:
+        cv2.line(out, tuple(int(round(v)) for v in centres[i]),
+                 tuple(int(round(v)) for v in centres[j]), 1, width)
+    _extend_dot_chains(out, labels, dots, pairs, 3 * stroke + 6, width)
     return out.astype(bool)
 
 
@@ -326,28 +554,72 @@ def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> st
 
 
 def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Connector]:
-    """All connectors of a page as polylines with unattached ends (see ``attach``)."""
+    """All connectors of a page as polylines with unattached ends (see ``attach``).
+
+    Lines shorter than about a text line are debris (arrowhead and letter remains) unless
+    they join two different shapes: nodes can sit close together.
+    """
     if mask is None:
         mask = connector_mask(inv)
     stroke = inv.scale.stroke
     span = 3 * stroke + 4
-    pieces = _prune_spurs(_pieces(_join_dashes(mask, stroke, inv.scale.text_height)),
-                          2.5 * stroke + 6)
-    lines = _chain(pieces, span)
+    phantoms = phantom_shapes(inv)
+    blocked = shape_label_map(inv, 0, phantoms) > 0
+    targets = shape_label_map(inv, attach_grow(inv), phantoms)
+    pieces, docked = _prune_spurs(_pieces(_join_dashes(mask, stroke, inv.scale.text_height)),
+                                  2.5 * stroke + 6, targets > 0)
+    lines = _chain(pieces, span, docked)
     lines, gaps = _bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span,
-                               stroke + 1)
+                               stroke + 1, blocked, [t.bbox for t in inv.texts],
+                               2 * stroke + 0.3 * inv.scale.text_height, targets > 0,
+                               6 * inv.scale.text_height, inv.ink, inv.scale.text_height)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    floor = 3 * stroke + 4
+    min_len = max(floor, 0.8 * inv.scale.text_height)
+    reach = attach_reach(inv)
     out = []
     for line, n_gaps in zip(lines, gaps):
         length = _length(line)
-        if length < max(3 * stroke + 4, 0.8 * inv.scale.text_height):
+        if length < floor:
             continue
+        ends = (End(point=tuple(line[0]), direction=tuple(_direction(line, span))),
+                End(point=tuple(line[-1]), direction=tuple(_direction(line[::-1], span))))
+        if length < min_len:
+            a, b = (end_target(targets, e.point, e.direction, reach) for e in ends)
+            if a is None or b is None or a == b:
+                continue
         xs = np.clip(line[:, 0].astype(int), 0, mask.shape[1] - 1)
         ys = np.clip(line[:, 1].astype(int), 0, mask.shape[0] - 1)
         width = float(2 * np.median(dist[ys, xs]))
         style = _style(near[ys, xs], n_gaps, length, stroke)
-        ends = (End(point=tuple(line[0]), direction=tuple(_direction(line, span))),
-                End(point=tuple(line[-1]), direction=tuple(_direction(line[::-1], span))))
         out.append(Connector(points=line, ends=ends, style=style, width=width))
+    _mark_landings(out, stroke + 2)
     return out
+
+
+def _mark_landings(connectors: list[Connector], tol: float) -> None:
+    """Set ``on_connector`` on every end that stops on the middle of another connector
+    (a T-junction): the nearest such line within ``tol`` pixels.  Lines that merely end
+    next to each other are not marked."""
+    from scipy.spatial import cKDTree
+
+    if len(connectors) < 2:
+        return
+    pts = np.vstack([c.points for c in connectors])
+    owner = np.concatenate([np.full(len(c.points), i) for i, c in enumerate(connectors)])
+    # arc position of every point from the nearer end of its own line
+    inner = []
+    for c in connectors:
+        step = np.linalg.norm(np.diff(c.points, axis=0), axis=1)
+        arc = np.concatenate([[0.0], np.cumsum(step)])
+        inner.append(np.minimum(arc, arc[-1] - arc))
+    inner = np.concatenate(inner)
+    tree = cKDTree(pts)
+    for i, c in enumerate(connectors):
+        for end in c.ends:
+            hits = [j for j in tree.query_ball_point(end.point, tol)
+                    if owner[j] != i and inner[j] > 3 * tol]
+            if hits:
+                d = np.linalg.norm(pts[hits] - np.asarray(end.point), axis=1)
+                end.on_connector = int(owner[hits[int(np.argmin(d))]])

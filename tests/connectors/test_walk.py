@@ -65,3 +65,31 @@ def test_numba_matches_reference_on_random_drawings(seed):
     covered[c1[:, 0], c1[:, 1]] = True
     isolated = skel & (cv2.filter2D(skel.astype(np.uint8), -1, np.ones((3, 3))) == 1)
     assert np.array_equal(covered | isolated, skel)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_numba_matches_reference_on_lines_touching_the_page_border(seed):
+    # the kernel addresses neighbours by flat offsets away from the border and with
+    # bounds checks on it; lines running along and off every edge exercise both paths
+    rng = np.random.default_rng(100 + seed)
+    h, w = 40, 57
+    m = np.zeros((h, w), np.uint8)
+    m[0, :] = 1
+    m[:, w - 1] = 1
+    for _ in range(6):
+        p = rng.integers(-5, [w + 5, h + 5], size=(2, 2))
+        cv2.line(m, tuple(map(int, p[0])), tuple(map(int, p[1])), 1, 1)
+    skel = m.astype(bool)
+    c1, o1 = walk_skeleton(skel)
+    c2, o2 = walk_skeleton_py(skel)
+    assert np.array_equal(o1, o2)
+    assert np.array_equal(c1, c2)
+    assert c1.dtype == np.int32 and o1.dtype == np.int64
+    assert (c1[:, 0] == 0).any() and (c1[:, 1] == w - 1).any()
+
+
+def test_empty_and_single_pixel_skeletons():
+    for skel in (np.zeros((4, 5), bool), np.eye(1, dtype=bool)):
+        c1, o1 = walk_skeleton(skel)
+        c2, o2 = walk_skeleton_py(skel)
+        assert np.array_equal(c1, c2) and np.array_equal(o1, o2)
