@@ -17,7 +17,7 @@ from .dashed import dashed_regions
 from .double import outer_border
 from .elements import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
-from .ocr import glyph_height, read_crops
+from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, colour_distance, ink_mask, paper_map
 from .pieces import hull_fits, joined_pieces
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
@@ -37,11 +37,16 @@ def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale
     holds them whole; the fine median (a few strokes wide) follows the corners of filled
     shapes, so its ink outlines shapes exactly.
     """
-    paper = paper_map(rgb, 15)
-    scale = estimate_scale(ink_mask(rgb, paper))
-    paper = paper_map(rgb, max(15, 2 * scale.text_height))
-    ink = ink_mask(rgb, paper)
-    scale = estimate_scale(ink)
+    first = paper_map(rgb, 15)
+    first_ink = ink_mask(rgb, first)
+    scale = estimate_scale(first_ink)
+    wide = max(15, 2 * scale.text_height)
+    if (int(wide) | 1) == 15:  # small text: the same median, ink and scale again
+        paper, ink = first, first_ink
+    else:
+        paper = paper_map(rgb, wide)
+        ink = ink_mask(rgb, paper)
+        scale = estimate_scale(ink)
     fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1)))
     return paper, ink, fine, scale
 
@@ -331,11 +336,13 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
         lines = find_underlines(crop, scale.stroke, scale.text_height)
         underlined.append(bool(lines))
         crops.append(erase_underlines(crop, lines))
-    words, word_crops = free_words(rgb, ink, shapes, scale, bg)
     # Two calls, not one: the sheet's common scale factor comes from the median glyph of
     # its crops, and stray free words shifting it changes how single-letter labels read.
-    read = read_crops(crops, scale.text_height) if crops else []
+    # The labels are read while the free words are found and read.
+    labels_read = read_crops_later(crops, scale.text_height)
+    words, word_crops = free_words(rgb, ink, shapes, scale, bg)
     read_free = read_crops(word_crops, scale.text_height) if word_crops else []
+    read = labels_read()
     heights = [g for g in (glyph_height(c) for c in crops + word_crops) if g > 0]
     glyph = float(np.median(heights)) if heights else 0.6 * scale.text_height
     for shape, crop, ws, ul in zip(shapes, crops, read, underlined):

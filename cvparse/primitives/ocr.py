@@ -7,10 +7,14 @@ words are mapped back to their crop by position.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from PIL import Image
 
 TARGET_GLYPH_HEIGHT = 26.0
 """Median glyph height (pixels) crops are rescaled to; Tesseract likes ~20-30 px capitals."""
@@ -74,16 +78,22 @@ def build_sheet(crops: list[np.ndarray], text_height: float, gap: int = 24
     return sheet, places
 
 
-def _tesseract_words(sheet: np.ndarray, psm: int) -> list[tuple[str, tuple, float, tuple]]:
-    import os
+def _limit_tesseract_threads() -> None:
+    """Tesseract's OpenMP threads oversubscribe small machines: one sheet took 0.64 s with
+    the default and 0.22 s with one thread (2 cores).  A user's own setting wins."""
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
+
+def _tesseract_words(sheet: np.ndarray, psm: int) -> list[tuple[str, tuple, float, tuple]]:
     import pytesseract
 
-    # Tesseract's OpenMP threads oversubscribe small machines: one sheet took 0.64 s with
-    # the default and 0.22 s with one thread (2 cores).  A user's own setting wins.
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    _limit_tesseract_threads()
+    # Handed over uncompressed (PGM): pytesseract would spend longer on PNG-encoding the
+    # sheet than Tesseract spends decoding the larger file.
+    image = Image.fromarray(sheet)
+    image.format = "PPM"
     data = pytesseract.image_to_data(
-        sheet, config=f"--psm {psm} -c load_system_dawg=0 -c load_freq_dawg=0",
+        image, config=f"--psm {psm} -c load_system_dawg=0 -c load_freq_dawg=0",
         output_type=pytesseract.Output.DICT)
     words = []
     for i, text in enumerate(data["text"]):
@@ -120,6 +130,23 @@ def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
         line = line_ids.setdefault(key, len(line_ids))
         result[idx].append(Word(text, box, conf, line))
     return result
+
+
+def read_crops_later(crops: list[np.ndarray], text_height: float, psm: int = 6
+                     ) -> Callable[[], list[list[Word]]]:
+    """Start ``read_crops`` in a worker thread; returns a function that waits for its words.
+
+    Tesseract runs as a child process, so the caller's own work (or a second Tesseract
+    call) goes on meanwhile, on another core where there is one.  Same words as
+    ``read_crops``.
+    """
+    if not crops:
+        return list
+    _limit_tesseract_threads()  # before the thread starts: environ is not thread-safe
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(read_crops, crops, text_height, psm)
+    pool.shutdown(wait=False)
+    return future.result
 
 
 def word_lines(words: list[Word]) -> list[list[Word]]:

@@ -1,0 +1,173 @@
+"""The fast paths of the perception stage give exactly what the plain formulas give."""
+
+import numpy as np
+
+from cvparse.primitives import freetext
+from cvparse.primitives.elements import Scale
+from cvparse.primitives.inventory import page_ink
+from cvparse.primitives.ocr import read_crops, read_crops_later
+from cvparse.primitives.paper import colour_distance, ink_mask, noise_level, paper_map
+from cvparse.primitives.scale import estimate_scale
+
+from .synth import canvas, font, to_array
+
+
+def _plain_distance(rgb, ref):
+    d = rgb.astype(np.float32) - np.asarray(ref, dtype=np.float32)
+    return np.sqrt((d * d).sum(axis=-1))
+
+
+def _page(text_size=22, w=360, h=220):
+    img, draw = canvas(w, h, bg=(250, 246, 230))
+    draw.rectangle((20, 20, 160, 90), outline=(20, 20, 20), width=2, fill=(200, 220, 255))
+    draw.ellipse((200, 40, 330, 120), outline=(120, 0, 0), width=3)
+    draw.line((160, 55, 200, 80), fill=(0, 0, 0), width=2)
+    draw.text((40, 40), "Order", fill=(0, 0, 0), font=font(text_size))
+    draw.text((40, 150), "free text", fill=(30, 30, 30), font=font(text_size))
+    rgb = to_array(img)
+    noise = np.random.default_rng(1).integers(-6, 7, rgb.shape)
+    return np.clip(rgb.astype(int) + noise, 0, 255).astype(np.uint8)
+
+
+def test_colour_distance_is_bit_identical_to_the_float_formula():
+    rng = np.random.default_rng(0)
+    rgb = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)
+    other = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)
+    for ref in (other, (255, 255, 255), (0, 0, 0), np.array([12, 200, 7]),
+                np.array([12.5, 200.0, 7.0]), (0.25, 3, 9)):
+        fast, plain = colour_distance(rgb, ref), _plain_distance(rgb, ref)
+        assert fast.dtype == plain.dtype == np.float32
+        assert np.array_equal(fast.view(np.uint32), plain.view(np.uint32))
+
+
+def _plain_ink_mask(rgb, paper, min_contrast=24.0):
+    dist = _plain_distance(rgb, paper)
+    noise = noise_level(dist)
+    strong = np.percentile(dist[dist > 4 * noise], 90) if (dist > 4 * noise).any() else 0.0
+    thr = max(4.0 * noise, min(min_contrast, 0.35 * strong) if strong else min_contrast)
+    p = paper.astype(np.int16)
+    step = np.zeros(dist.shape, bool)
+    step[:, 1:] |= np.abs(p[:, 1:] - p[:, :-1]).max(axis=-1) > thr
+    step[1:] |= np.abs(p[1:] - p[:-1]).max(axis=-1) > thr
+    return (dist > thr) | step
+
+
+def test_ink_mask_is_identical_to_the_plain_formula():
+    for size in (8, 22):
+        rgb = _page(text_size=size)
+        for k in (7, 15, 45):
+            paper = paper_map(rgb, k)
+            ink = ink_mask(rgb, paper)
+            assert ink.any() and not ink.all()
+            assert np.array_equal(ink, _plain_ink_mask(rgb, paper))
+
+
+def test_page_ink_matches_the_step_by_step_computation():
+    for size in (8, 22):  # tiny text reuses the first median; normal text does not
+        rgb = _page(text_size=size)
+        paper, ink, fine, scale = page_ink(rgb)
+        first_scale = estimate_scale(ink_mask(rgb, paper_map(rgb, 15)))
+        ref_paper = paper_map(rgb, max(15, 2 * first_scale.text_height))
+        ref_ink = ink_mask(rgb, ref_paper)
+        ref_scale = estimate_scale(ref_ink)
+        ref_fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * ref_scale.stroke + 1)))
+        assert np.array_equal(paper, ref_paper)
+        assert np.array_equal(ink, ref_ink)
+        assert np.array_equal(fine, ref_fine)
+        assert scale == ref_scale
+
+
+def _plain_head_sides(near, tip, back, scale):
+    h, w = near.shape
+    bx, by = float(back[0]), float(back[1])
+    norm = max(1e-6, float(np.hypot(bx, by)))
+    bx, by = bx / norm, by / norm
+    reach = int(round(1.2 * scale.text_height))
+    least = max(4, int(round(0.4 * scale.text_height)))
+    k = np.arange(1, reach + 1)
+    found = []
+    for sign in (1, -1):
+        best = (0, 0, None)
+        for deg in range(15, 65, 5):
+            a = np.deg2rad(sign * deg)
+            dx, dy = bx * np.cos(a) - by * np.sin(a), bx * np.sin(a) + by * np.cos(a)
+            px = np.round(tip[0] + k * dx).astype(int)
+            py = np.round(tip[1] + k * dy).astype(int)
+            inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+            hit = np.zeros(len(k), bool)
+            hit[inside] = near[py[inside], px[inside]]
+            run = int(np.argmin(hit)) if not hit.all() else len(k)
+            if run >= least and run > best[0]:
+                best = (run, deg, (int(px[run - 1]), int(py[run - 1])))
+        found.append(best)
+    (r1, d1, e1), (r2, d2, e2) = found
+    if e1 is None or e2 is None or abs(d1 - d2) > 15 or min(r1, r2) < 0.5 * max(r1, r2):
+        return []
+    return [e1, e2]
+
+
+def test_head_sides_vectorised_matches_ray_by_ray():
+    img, draw = canvas(200, 160, bg=(255, 255, 255))
+    draw.line((20, 80, 150, 80), fill=(0, 0, 0), width=2)
+    draw.line((150, 80, 135, 70), fill=(0, 0, 0), width=2)
+    draw.line((150, 80, 135, 90), fill=(0, 0, 0), width=2)
+    draw.line((30, 20, 90, 140), fill=(0, 0, 0), width=2)
+    near = (to_array(img)[..., 0] < 128)
+    rng = np.random.default_rng(3)
+    hits = 0
+    for th in (4.0, 12.0, 16.25):
+        scale = Scale(stroke=2.0, text_height=th)
+        tips = [((150, 80), (-130, 0)), ((20, 80), (130, 0)), ((0, 0), (5, 5))]
+        tips += [((int(x), int(y)), (int(a), int(b))) for x, y, a, b in
+                 rng.integers(-20, 200, (40, 4))]
+        for tip, back in tips:
+            want = _plain_head_sides(near, tip, back, scale)
+            assert freetext._head_sides(near, tip, back, scale) == want
+            hits += bool(want)
+    assert hits > 0
+
+
+def test_labels_read_in_the_background_match_a_direct_read():
+    img, draw = canvas(200, 40)
+    draw.text((8, 6), "Customer", fill=(0, 0, 0), font=font(24))
+    crop = to_array(img)[..., 0]
+    later = read_crops_later([crop], text_height=28)
+    assert later() == read_crops([crop], text_height=28)
+    assert read_crops_later([], text_height=28)() == []
+
+
+def _plain_thin_fraction(mask, xs, ys, d, stroke):
+    h, w = mask.shape
+    nx, ny = -float(d[1]), float(d[0])
+    norm = max(1e-6, float(np.hypot(nx, ny)))
+    nx, ny = nx / norm, ny / norm
+    reach = int(np.ceil(stroke)) + 3
+    runs = np.ones(len(xs))
+    for sign in (1, -1):
+        alive = np.ones(len(xs), bool)
+        for k in range(1, reach + 1):
+            px = np.clip(np.round(xs + sign * k * nx).astype(int), 0, w - 1)
+            py = np.clip(np.round(ys + sign * k * ny).astype(int), 0, h - 1)
+            alive &= mask[py, px]
+            runs += alive
+    return float((runs <= stroke + 2).mean())
+
+
+def test_thin_fraction_vectorised_matches_step_by_step():
+    img, draw = canvas(220, 120, bg=(255, 255, 255))
+    draw.line((10, 30, 200, 30), fill=(0, 0, 0), width=2)
+    draw.line((10, 100, 200, 60), fill=(0, 0, 0), width=3)
+    draw.text((40, 32), "Main", fill=(0, 0, 0), font=font(22))
+    mask = to_array(img)[..., 0] < 128
+    h, w = mask.shape
+    values = set()
+    for x1, y1, x2, y2 in ((10, 30, 200, 30), (10, 100, 200, 60), (40, 33, 90, 33),
+                           (0, 0, 219, 119)):
+        n = max(abs(x2 - x1), abs(y2 - y1)) + 1
+        xs = np.linspace(x1, x2, n).round().astype(int).clip(0, w - 1)
+        ys = np.linspace(y1, y2, n).round().astype(int).clip(0, h - 1)
+        for stroke in (1.0, 2.0, 2.5):
+            want = _plain_thin_fraction(mask, xs, ys, (x2 - x1, y2 - y1), stroke)
+            assert freetext._thin_fraction(mask, xs, ys, (x2 - x1, y2 - y1), stroke) == want
+            values.add(want)
+    assert len(values) > 2
