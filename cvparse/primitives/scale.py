@@ -33,12 +33,18 @@ def stroke_width(ink: np.ndarray) -> float:
 
 
 def text_height(ink: np.ndarray) -> float:
-    """Typical text line height, from the heights of letter-sized ink components."""
+    """Typical text line height, from the heights of letter-sized ink components (frames
+    around other components left out)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    h = stats[1:, cv2.CC_STAT_HEIGHT]
-    w = stats[1:, cv2.CC_STAT_WIDTH]
+    x, y, w, h = (stats[1:, i] for i in range(4))
     limit = max(12, ink.shape[0] // 8)
-    letters = h[(h >= 5) & (h <= limit) & (w <= 3 * h) & (w >= 1)]
+    ok = (h >= 5) & (h <= limit) & (w <= 3 * h) & (w >= 1)
+    # A frame drawn around a letter (a node box of a one-letter label) is not a letter.
+    frames = np.zeros(len(h), bool)
+    for i in np.flatnonzero(ok):
+        frames[i] = ((x > x[i]) & (y > y[i]) & (x + w < x[i] + w[i])
+                     & (y + h < y[i] + h[i])).any()
+    letters = h[ok & ~frames]
     if letters.size < 3:
         return 16.0
     return float(np.percentile(letters, 75) * 1.25)
