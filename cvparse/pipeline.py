@@ -104,7 +104,8 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
     else:
         mask = connector_mask(inv)
     connectors = trace_connectors(inv, mask)
-    classify_ends(connectors, marker_mask(inv), inv.scale.stroke)
+    classify_ends(connectors, marker_mask(inv), inv.scale.stroke,
+                  text_height=inv.scale.text_height)
     attach_ends(inv, connectors)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors)

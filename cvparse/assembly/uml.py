@@ -8,16 +8,18 @@ from class names.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from itertools import pairwise
 
 import cv2
 import numpy as np
 
 from ..connectors.elements import Connector, End
-from ..connectors.markers import read_end_symbol
+from ..connectors.markers import read_end_symbols, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box, find_boxes
 from ..primitives.elements import Inventory
-from ..primitives.ocr import clean_single_glyph, glyph_count, read_crops, word_lines
+from ..primitives.ocr import clean_single_glyph, read_crops, word_lines
 from ..primitives.paper import colour_distance, strong_ink
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
@@ -38,41 +40,14 @@ def class_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
     return find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
 
 
-def _icon_circles(sub: np.ndarray) -> list[tuple[int, int, int]]:
-    """Circled class-kind icons (the "C", "I", "A" badges) in a name compartment.
-
-    A badge is a filled disc in a colour of its own; round letters (C, G, O) are not.
-    """
-    gray = cv2.cvtColor(sub, cv2.COLOR_RGB2GRAY)
-    h, w = gray.shape
-    found = cv2.HoughCircles(cv2.GaussianBlur(gray, (3, 3), 0), cv2.HOUGH_GRADIENT, dp=1,
-                             minDist=h, param1=100, param2=18,
-                             minRadius=max(3, int(0.2 * h)), maxRadius=max(4, int(0.5 * h)))
-    if found is None:
-        return []
-    fill = np.median(sub.reshape(-1, 3), axis=0)
-    out = []
-    for x, y, r in found[0]:
-        if x >= 0.5 * w:
-            continue
-        disc = np.zeros((h, w), np.uint8)
-        cv2.circle(disc, (int(round(x)), int(round(y))), max(1, int(0.8 * r)), 1, -1)
-        inside = sub[disc.astype(bool)]
-        if inside.size and float(np.linalg.norm(np.median(inside, axis=0) - fill)) > 25:
-            out.append((int(round(x)), int(round(y)), int(round(r))))
-    return out
-
-
 def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int,
-                      icons: list[tuple[int, int, int, int]], header: bool = False
-                      ) -> np.ndarray:
+                      icons: list[tuple[int, int, int, int]]) -> np.ndarray:
     """Dark-on-white crop of the text in a compartment; coloured marks and icons erased."""
     x1, y1, x2, y2 = rect
     x1, y1, x2, y2 = x1 + inset, y1 + inset, x2 - inset, y2 - inset
     if x2 - x1 < 3 or y2 - y1 < 3:
         return np.full((2, 2), 255, np.uint8)
     sub = rgb[y1:y2, x1:x2]
-    circles = _icon_circles(sub) if header else []
     fill = np.median(sub.reshape(-1, 3), axis=0)
     dist = colour_distance(sub, fill)
     top = max(float(np.percentile(dist, 99.5)), 30.0)
@@ -82,13 +57,11 @@ def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: i
     for ix1, iy1, ix2, iy2 in icons:
         centre = ((ix1 + ix2) / 2 - x1, (iy1 + iy2) / 2 - y1)
         cv2.ellipse(gray, (centre, (float(ix2 - ix1), float(iy2 - iy1)), 0.0), 255, -1)
-    for cx, cy, r in circles:
-        cv2.circle(gray, (cx, cy), r + 2, 255, -1)
     # border remnants: long thin strokes along the crop edges
     n, labels, stats, _ = cv2.connectedComponentsWithStats((gray < 160).astype(np.uint8), 8)
     ch, cw = gray.shape
     for i in range(1, n):
-        bx, by, bw, bh = stats[i, :4]
+        bw, bh = stats[i, 2:4]
         if (bh >= 0.8 * ch and bw <= 3) or (bw >= 0.8 * cw and bh <= 3):
             gray[labels == i] = 255
     ys, xs = np.nonzero(gray < 200)
@@ -97,6 +70,124 @@ def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: i
     m = 2
     return gray[max(0, ys.min() - m):ys.max() + m + 1,
                 max(0, xs.min() - m):xs.max() + m + 1].astype(np.uint8)
+
+
+def _badge_disc(stats: np.ndarray, keep: np.ndarray, width: int) -> tuple | None:
+    """``(cx, cy, r)`` of a round class-kind badge among a name compartment's ink blobs.
+
+    The badge ("C", "I", "A" in a circle) is a roughly round blob left of everything else,
+    clearly taller than every letter of the name; when the first letter touches it, the
+    blob is wider than tall and the disc is its left part.
+    """
+    n = len(stats)
+    for i in range(1, n):
+        bx, by, bw, bh, _ = stats[i]
+        others = [j for j in range(1, n) if j != i and keep[j] and stats[j, 4] >= 4]
+        if not keep[i] or not others or bh < 1.5 * max(stats[j, 3] for j in others):
+            continue  # not clearly taller than every letter, capitals included
+        if bx + bh / 2 > 0.5 * width or bw < 0.75 * bh:
+            continue
+        if bx > min(stats[j, 0] for j in others):
+            continue  # the badge comes first
+        return bx + bh / 2.0, by + bh / 2.0, bh / 2.0
+    return None
+
+
+def _name_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int) -> np.ndarray:
+    """Dark-on-white crop of the text of a name compartment, the class-kind badge removed.
+
+    The box fill is taken from the compartment's edge (a badge may cover most of a small
+    compartment); ink is whatever differs clearly from it.  Contrast is stretched to the
+    text's own ink so that light or coloured names read as well as black ones.
+    """
+    x1, y1, x2, y2 = rect
+    x1, y1, x2, y2 = x1 + inset, y1 + inset, x2 - inset, y2 - inset
+    blank = np.full((2, 2), 255, np.uint8)
+    if x2 - x1 < 3 or y2 - y1 < 3:
+        return blank
+    sub = rgb[y1:y2, x1:x2]
+    edge = np.concatenate([sub[0], sub[-1], sub[:, 0], sub[:, -1]])
+    dist = colour_distance(sub, np.median(edge, axis=0))
+    top = float(dist.max())
+    if top < 30:
+        return blank
+    ink = dist > max(25.0, 0.3 * top)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
+    h, w = ink.shape
+    keep = np.ones(n, bool)
+    keep[0] = False
+    for i in range(1, n):
+        bw, bh = stats[i, 2], stats[i, 3]
+        if (bh >= 0.8 * h and bw <= 3) or (bw >= 0.8 * w and bh <= 3):
+            keep[i] = False  # remnants of the box border
+    disc = _badge_disc(stats, keep, w)
+    if disc is not None:
+        cx, cy, r = disc
+        yy, xx = np.mgrid[0:h, 0:w]
+        d2 = (xx - cx) ** 2 + (yy - cy) ** 2
+        # the badge's blob goes; pieces of its outline and its letter lie within the
+        # disc; a name letter touching the disc keeps what lies outside it
+        inside, halo = d2 <= (r + 0.5) ** 2, d2 <= (1.05 * r + 2) ** 2
+        for j in range(1, n):
+            pix = labels == j
+            if (pix & halo).sum() >= 0.8 * stats[j, 4]:
+                keep[j] = False
+        ink &= ~inside
+    mask = keep[labels] & ink
+    if not mask.any():
+        return blank
+    scale = max(float(np.percentile(dist[mask], 90)), 30.0)
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    gray = np.where(near, 255.0 - np.clip(dist / scale, 0, 1) * 255.0, 255.0)
+    ys, xs = np.nonzero(mask)
+    m = 2
+    text = gray[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.uint8)
+    return cv2.copyMakeBorder(text, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
+
+
+def _glyphs(crop: np.ndarray) -> int:
+    """Letters in a name crop: blobs of ink (faint anti-aliasing included, so a thin
+    diagonal does not split a letter) at least half as tall as the tallest."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats((crop < 200).astype(np.uint8), 8)
+    hs = stats[1:, cv2.CC_STAT_HEIGHT]
+    if not hs.size:
+        return 0
+    return int((hs >= max(3, 0.5 * hs.max())).sum())
+
+
+def _single_glyph(crop: np.ndarray) -> bool:
+    """Is the name one letter (one blob, not much wider than tall)?"""
+    h, w = crop.shape
+    return _glyphs(crop) == 1 and w <= 1.3 * h
+
+
+_SAME_SHAPE = frozenset("cosuvwxzp")
+_LOOKALIKE = str.maketrans({"0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B"})
+_WORD_START_DIGIT = re.compile(r"(?<![A-Za-z0-9_])[012568]")
+
+
+def _class_name(lines: list[str], crop: np.ndarray) -> str:
+    """The class name from the text lines of a name compartment.
+
+    Stereotype lines are skipped; the name is one identifier, which cannot start with a
+    digit (a leading digit is its look-alike letter); a name drawn as one glyph is one
+    character.
+    """
+    names = [ln for ln in lines if not _STEREOTYPE.match(ln)] or lines
+    if not names:
+        return ""
+    raw = _WORD_START_DIGIT.sub(lambda m: m.group().translate(_LOOKALIKE),
+                                "".join(names[-1].split()))
+    name = _identifier(raw)
+    if len(name) > 1 and name[0] == "l" and name[1].isupper():
+        name = "I" + name[1:]  # sans-serif I and l look alike; "lOException" is "IO..."
+    if _single_glyph(crop):
+        name = clean_single_glyph(name)
+        letters = [ch for ch in name if ch.isalnum()]
+        name = letters[0] if letters else name
+        if name in _SAME_SHAPE:
+            name = name.upper()  # a lone letter whose cases look alike is a capital
+    return name
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -127,27 +218,83 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
     return out
 
 
+_VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+NAME_ZOOM = 1.5
+"""Names are read twice on one sheet, as cropped and this much larger (one-letter names
+written out repeatedly, see ``REPEATS``); the sheet is scaled by the median glyph height,
+so the two copies straddle Tesseract's usual text size.  The larger copy reads best, the
+other is the fallback."""
+REPEATS = 3
+"""A one-letter name is read as a word of this many copies of its glyph: Tesseract reads
+lines, and alone a capital was often misread ("T" as "1", "r" or "+"; "P" as ">)")."""
+
+
+def _repeated(crop: np.ndarray) -> np.ndarray:
+    """The glyph of a one-letter crop written ``REPEATS`` times, letter-spaced."""
+    h = crop.shape[0]
+    core = crop[:, 2:-2] if crop.shape[1] > 6 else crop
+    gap = np.full((h, max(2, int(0.25 * h))), 255, np.uint8)
+    parts = [core, gap] * REPEATS
+    return cv2.copyMakeBorder(np.hstack(parts[:-1]), 0, 0, 2, 2, cv2.BORDER_CONSTANT,
+                              value=255)
+
+
+def _letter(text: str) -> str:
+    """The one letter a repeated glyph was read as, or ``""`` if the reading is not
+    consistent (most copies read alike and not many more characters than copies)."""
+    chars = [ch.translate(_LOOKALIKE) for ch in text if ch.isalnum()]
+    chars = [ch.upper() if ch in _SAME_SHAPE else ch for ch in chars]
+    if not chars or len(chars) > REPEATS + 1:
+        return ""
+    best = max(set(chars), key=lambda ch: (chars.count(ch), -chars.index(ch)))
+    return best if chars.count(best) >= REPEATS - 1 else ""
+
+
+def read_names(names: list[np.ndarray], th: float) -> list[str]:
+    """Class names from name-compartment crops, one OCR call."""
+    if not names:
+        return []
+    single = [_single_glyph(c) for c in names]
+    first = [cv2.resize(_repeated(c) if one else c, None, fx=NAME_ZOOM, fy=NAME_ZOOM,
+                        interpolation=cv2.INTER_CUBIC) if c.shape[0] > 2 else c
+             for c, one in zip(names, single)]
+    second = [_repeated(c) if one else c for c, one in zip(names, single)]
+    words = read_crops(first + second, th)
+    out = []
+    for k, (c, one) in enumerate(zip(names, single)):
+        if one:
+            name = _letter(" ".join(w.text for w in words[k])) or \
+                _letter(" ".join(w.text for w in words[len(names) + k]))
+        else:
+            name = _class_name(_lines(words[k]), first[k])
+        out.append(name if _VALID_NAME.match(name) else
+                   _class_name(_lines(words[len(names) + k]), c))
+    return out
+
+
 def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:
-    """Name, attributes and methods of every box, read with one OCR call."""
-    inset = int(round(0.5 * inv.scale.stroke)) + 1
+    """Name, attributes and methods of every box, read with two OCR calls (one if no box
+    has attributes or methods).
+
+    Names are read on a sheet of their own: beside attribute lines Tesseract merged a
+    lone capital with its neighbours' text ("S" read as "iS)"); see :func:`read_names`.
+    """
+    inset = round(0.5 * inv.scale.stroke) + 1
+    th = inv.scale.text_height
+    names = [_name_crop(inv.image, b.compartments[0], inset) for b in boxes]
     crops, owners = [], []
     for bi, b in enumerate(boxes):
-        for ci, rect in enumerate(b.compartments):
-            crops.append(_compartment_crop(inv.image, rect, inset, _icons_in(inv, rect),
-                                           header=ci == 0))
-            owners.append((bi, ci))
+        for rect in b.compartments[1:]:
+            crop = _compartment_crop(inv.image, rect, inset, _icons_in(inv, rect))
+            if crop.shape[0] > 2:  # empty compartments are not sent to OCR
+                crops.append(crop)
+                owners.append(bi)
     classes = [UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
-    for (bi, ci), crop, words in zip(owners, crops, read_crops(crops, inv.scale.text_height)):
-        lines = _lines(words)
-        cls = classes[bi]
-        if ci == 0:
-            names = [ln for ln in lines if not _STEREOTYPE.match(ln)] or lines
-            cls.name = _identifier("".join(names[-1].split())) if names else ""
-            if glyph_count(crop) == 1:
-                cls.name = clean_single_glyph(cls.name)
-            continue
-        for ln in lines:
-            (cls.methods if "(" in ln else cls.attributes).append(ln)
+    for cls, name in zip(classes, read_names(names, th)):
+        cls.name = name
+    for bi, words in zip(owners, read_crops(crops, th) if crops else []):
+        for ln in _lines(words):
+            (classes[bi].methods if "(" in ln else classes[bi].attributes).append(ln)
     return classes
 
 
@@ -173,7 +320,7 @@ def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:
 
 def _hit_box(start: np.ndarray, direction: np.ndarray, boxes: list[Box], reach: float):
     """First box a ray enters, and the point on its border where it does."""
-    for t in range(int(reach) + 1):
+    for t in range(int(np.ceil(reach)) + 1):
         px, py = start + direction * t
         for i, b in enumerate(boxes):
             x1, y1, x2, y2 = b.bbox
@@ -182,12 +329,182 @@ def _hit_box(start: np.ndarray, direction: np.ndarray, boxes: list[Box], reach: 
     return None, None
 
 
+def _border_pad(stroke: float) -> int:
+    """How far a box's drawn border reaches beyond its found rectangle, pixels."""
+    return int(np.ceil(stroke / 2))
+
+
+def _without_boxes(dark: np.ndarray, boxes: list[Box], stroke: float) -> np.ndarray:
+    """The ink outside every box: end markers are read on it, so a border met at a slant
+    is not taken for part of a marker."""
+    free = dark.copy()
+    pad = _border_pad(stroke)
+    for b in boxes:
+        x1, y1, x2, y2 = b.bbox
+        free[max(0, y1 - pad):y2 + pad + 1, max(0, x1 - pad):x2 + pad + 1] = False
+    return free
+
+
+def _border_tip(dark: np.ndarray, hit: tuple[float, float], inward: np.ndarray,
+                stroke: float, box: tuple[int, int, int, int]) -> tuple[float, float]:
+    """The first pixel outside the box border where a line meets it.
+
+    The box found from its straight sides may sit a pixel or two off the drawn border;
+    the end marker starts right outside the border's outermost ink row, so that row is
+    looked for within a stroke or so of ``hit``: a cross-section that is ink for several
+    pixels either side (a marker's tip touching the border is narrower).
+    """
+    h, w = dark.shape
+    u = np.asarray(inward, float)
+    n = np.array([-u[1], u[0]])
+    side = int(max(3, round(stroke + 2)))
+    span = int(np.ceil(stroke + 1))
+    pad = _border_pad(stroke) + 1
+    offsets = np.arange(-side, side + 1)
+    border = []
+    for t in range(-span, span + 1):
+        cx, cy = hit[0] + u[0] * t, hit[1] + u[1] * t
+        xs = np.round(cx + n[0] * offsets).astype(int)
+        ys = np.round(cy + n[1] * offsets).astype(int)
+        if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
+            continue
+        if dark[ys, xs].all():
+            border.append(t)
+    if border:
+        t = min(border) - 1
+        return float(hit[0] + u[0] * t), float(hit[1] + u[1] * t)
+    # met at a slant: no cross-section lies along the border; step back out of the box
+    x1, y1, x2, y2 = box
+    for t in range(0, -int(np.ceil(4 * stroke + 4)), -1):
+        px, py = hit[0] + u[0] * t, hit[1] + u[1] * t
+        if not (x1 - pad <= px <= x2 + pad and y1 - pad <= py <= y2 + pad):
+            return float(px), float(py)
+    return hit
+
+
+@dataclass(frozen=True)
+class EndWindow:
+    """Where one relation end's marker is read: its tip outside the box border, the unit
+    vector into the box, and how far back along the line the marker may reach."""
+
+    tip: tuple[float, float]
+    inward: tuple[float, float]
+    length: float
+    marker_span: float
+    """Pixels from the tip covered by the marker drawn there (0: a bare line end)."""
+    lead: float = 0.0
+    """Blank pixels between the box border and ``tip`` (ink drawn short of the border)."""
+
+
+def _wide_runs(extent: np.ndarray, stroke: float) -> list[tuple[int, int]]:
+    """Runs of the width profile clearly wider than the line itself (marker ink)."""
+    drawn = extent[extent > 0]
+    # the narrowest ink is the line (a marker's tip can fill most of a short profile)
+    line = max(1.0, float(drawn.min())) if drawn.size else 1.0
+    wide = extent >= line + max(2.0, stroke)
+    runs, start = [], None
+    for i, v in enumerate(wide):
+        if v and start is None:
+            start = i
+        elif not v and start is not None:
+            runs.append((start, i - 1))
+            start = None
+    if start is not None:
+        runs.append((start, len(wide) - 1))
+    return runs
+
+
+def _end_window(dark: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
+                length: float, stroke: float, text_height: float) -> EndWindow:
+    """The reading window of one end: only ink attached to the tip belongs to its marker.
+
+    Between boxes drawn close together the marker of the opposite end lies within reach;
+    a wide run of ink starting away from the tip is not this end's marker, so the window
+    stops before it.  A line or marker drawn a little short of the border (blank between)
+    starts the window where its ink starts.
+    """
+    extent, _ = width_profile(dark, tip, tuple(inward), length, 1.2 * text_height)
+    inked = np.flatnonzero(extent > 0)
+    lead = int(inked[0]) if inked.size else 0
+    if 0 < lead <= min(1.5 * text_height, length - 3):
+        tip = (tip[0] - inward[0] * lead, tip[1] - inward[1] * lead)
+        length -= lead
+        extent = extent[lead:]
+    else:
+        lead = 0
+    runs = _wide_runs(extent, stroke)
+    attach = 2 * stroke + 1
+    first = runs[0][0] if runs else 0
+    # a marker at this end is pointed or flat against the border: it starts at the tip or
+    # widens gradually from it; ink jumping from line width to wide a few pixels out is
+    # the flat back of the opposite end's marker
+    gradual = first == 0 or extent[first] - extent[first - 1] <= 2 * max(2.0, stroke)
+    if runs and first <= attach and gradual:
+        end = runs[0][1]
+        # a hollow marker's outline can break into runs; join runs separated by a gap
+        for s, e in runs[1:]:
+            if s - end <= stroke + 1:
+                end = e
+        span = float(end + 1)
+        return EndWindow(tip, tuple(inward), length, span, float(lead))
+    stop = runs[0][0] if runs else int(length)
+    return EndWindow(tip, tuple(inward), float(max(3, stop - 1)), 0.0, float(lead))
+
+
+def _dashed(dark: np.ndarray, points: np.ndarray, skip: tuple[float, float],
+            stroke: float, text_height: float) -> bool | None:
+    """Is the line between the two end markers drawn dashed?  ``None`` if too little of
+    it is left to tell.
+
+    Samples the polyline every pixel (one pixel of slack across it), leaving out
+    ``skip[0]`` / ``skip[1]`` pixels at the start / end (the markers).
+    """
+    seg = np.diff(points, axis=0)
+    lens = np.linalg.norm(seg, axis=1)
+    total = float(lens.sum())
+    if total <= 0:
+        return None
+    along = np.concatenate([[0.0], np.cumsum(lens)])
+    ts = np.arange(skip[0], total - skip[1], 1.0)
+    if ts.size < max(4, stroke + 1):
+        return None
+    xs = np.interp(ts, along, points[:, 0])
+    ys = np.interp(ts, along, points[:, 1])
+    h, w = dark.shape
+    x1, y1 = int(max(0, np.floor(xs.min()) - 2)), int(max(0, np.floor(ys.min()) - 2))
+    x2, y2 = int(min(w, np.ceil(xs.max()) + 3)), int(min(h, np.ceil(ys.max()) + 3))
+    grown = np.zeros_like(dark, dtype=bool)
+    grown[y1:y2, x1:x2] = cv2.dilate(dark[y1:y2, x1:x2].astype(np.uint8),
+                                     np.ones((3, 3), np.uint8)).astype(bool)
+    xi = np.clip(np.round(xs).astype(int), 0, w - 1)
+    yi = np.clip(np.round(ys).astype(int), 0, h - 1)
+    on = grown[yi, xi]
+    # runs of ink and of blank along the line, as (is_ink, length)
+    change = np.flatnonzero(np.diff(on.astype(np.int8))) + 1
+    bounds = np.concatenate([[0], change, [on.size]])
+    runs = [(bool(on[a]), int(b - a)) for a, b in pairwise(bounds)]
+    min_gap = max(2, 0.5 * stroke)
+    gaps = 0
+    for k, (ink, n) in enumerate(runs):
+        if ink or n < min_gap:
+            continue
+        if 0 < k < len(runs) - 1:
+            gaps += 1
+        else:
+            # a blank at either end is a dash gap only beside a dash-long piece of ink;
+            # beside a long stretch it is a line drawn short of its box
+            neighbour = 1 if k == 0 else k - 1
+            if len(runs) > 1 and runs[neighbour][1] < 1.5 * text_height:
+                gaps += 1
+    return bool(gaps >= 1 and on.mean() < 0.9)
+
+
 def _bridges(boxes: list[Box], dark: np.ndarray, th: float) -> list[Connector]:
     """Straight connectors across the narrow gap between two facing boxes.
 
     Between boxes drawn close together a relation line is short enough to vanish in the
-    tracer's cleanup (a marker and one dash); a band of ink crossing most of the gap
-    between facing sides is such a line.
+    tracer's cleanup (a marker and one dash); a band of ink crossing the gap between
+    facing sides, with ink near both sides, is such a line.
     """
     out = []
     for i, a in enumerate(boxes):
@@ -205,7 +522,9 @@ def _bridges(boxes: list[Box], dark: np.ndarray, th: float) -> list[Connector]:
                 band = dark[o1:o2, start:stop] if horizontal else dark[start:stop, o1:o2].T
                 cover = band.mean(axis=1)
                 k = int(np.argmax(cover))
-                if cover[k] < 0.4:
+                third = max(1, band.shape[1] // 3)
+                row = band[max(0, k - 1):k + 2]
+                if cover[k] < 0.15 or not row[:, :third].any() or not row[:, -third:].any():
                     continue
                 pos = o1 + k
                 if horizontal:
@@ -213,16 +532,28 @@ def _bridges(boxes: list[Box], dark: np.ndarray, th: float) -> list[Connector]:
                 else:
                     pts = np.array([[pos, start], [pos, stop]], float)
                 d = (pts[1] - pts[0]) / np.linalg.norm(pts[1] - pts[0])
-                style = "solid" if cover[k] > 0.85 else "dashed"
                 out.append(Connector(points=pts, ends=(End(tuple(pts[0]), tuple(-d)),
                                                        End(tuple(pts[1]), tuple(d))),
-                                     style=style, width=1.0))
+                                     style="solid", width=1.0))
     return out
+
+
+def _resample(points: np.ndarray, step: float = 2.0) -> np.ndarray:
+    """The polyline with a point every ``step`` pixels (ends kept)."""
+    lens = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    along = np.concatenate([[0.0], np.cumsum(lens)])
+    if along[-1] <= 0:
+        return points[:1]
+    ts = np.append(np.arange(0.0, along[-1], step), along[-1])
+    return np.stack([np.interp(ts, along, points[:, 0]), np.interp(ts, along, points[:, 1])], 1)
 
 
 def _near(points: np.ndarray, other: np.ndarray, tol: float) -> bool:
     """True if most of ``points`` lies within ``tol`` of the polyline ``other``."""
-    d = np.linalg.norm(points[:, None, :] - other[None, ::max(1, len(other) // 200), :], axis=2)
+    mine = _resample(np.asarray(points, float))
+    theirs = _resample(np.asarray(other, float))
+    theirs = theirs[::max(1, len(theirs) // 300)]
+    d = np.linalg.norm(mine[:, None, :] - theirs[None, :, :], axis=2)
     return float(np.median(d.min(axis=1))) <= tol
 
 
@@ -242,6 +573,68 @@ def _relation(style: str, markers: tuple[str, str]) -> tuple[str, int, bool]:
     return ("dependency" if dashed else "association"), 0, False
 
 
+def _crosses_box(points: np.ndarray, boxes: list[Box], ends: tuple[int, int],
+                 stroke: float) -> bool:
+    """Does the polyline run through a box other than its two end boxes?  Such a trace
+    is two relations merged through the box between them, not one."""
+    pts = _resample(np.asarray(points, float), 1.0)
+    pad = 2 * stroke + 2
+    for i, b in enumerate(boxes):
+        if i in ends:
+            continue
+        x1, y1, x2, y2 = b.bbox
+        inside = ((pts[:, 0] > x1 + pad) & (pts[:, 0] < x2 - pad)
+                  & (pts[:, 1] > y1 + pad) & (pts[:, 1] < y2 - pad))
+        if inside.sum() > pad:
+            return True
+    return False
+
+
+def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list[Box],
+                   stroke: float, th: float
+                   ) -> tuple[tuple[int, int], tuple[EndWindow, EndWindow], str] | None:
+    """The two boxes a connector joins, its two end windows and its line style, or
+    ``None`` if it does not join two different boxes.  ``free`` is the ink outside the
+    boxes (see :func:`_without_boxes`)."""
+    back = 2.5 * th
+    hits = []
+    for pts in (c.points[::-1], c.points):
+        far, u = _approach(pts, back)
+        # the ray may cross a whole marker (about two text heights) before the border
+        reach = float(np.linalg.norm(pts[-1] - far)) + 3 * th
+        box, hit = _hit_box(far, u, boxes, reach)
+        if box is None:
+            return None
+        hits.append((box, _border_tip(dark, hit, u, stroke, boxes[box].bbox), u))
+    (a, ta, ua), (b, tb, ub) = hits
+    if a == b or _crosses_box(c.points, boxes, (a, b), stroke):
+        return None
+    gap = float(np.hypot(ta[0] - tb[0], ta[1] - tb[1]))
+    length = max(3.0, min(back, 0.85 * gap))
+    first = [_end_window(free, tip, u, length, stroke, th)
+             for tip, u in ((ta, ua), (tb, ub))]
+    # a marker is read with as much bare line behind it as it is long (the reader
+    # compares its width with the line's), but never into the opposite end's marker
+    windows = []
+    for w, other in zip(first, first[::-1]):
+        if w.marker_span:
+            room = gap - other.marker_span - 1
+            w = EndWindow(w.tip, w.inward, max(w.marker_span + 1, min(
+                w.length, 2 * w.marker_span + th, room)), w.marker_span, w.lead)
+        windows.append(w)
+    skips = []
+    for end_pt, w in zip((c.points[0], c.points[-1]), windows):
+        # how far the polyline's end lies back along the line from the tip (negative
+        # when it runs on to the box border, as a bridge does)
+        away = float((w.tip[0] - end_pt[0]) * w.inward[0] + (w.tip[1] - end_pt[1]) * w.inward[1])
+        if not w.marker_span:
+            away += w.lead  # a bare end keeps its blank: it may be the gap after a dash
+        skips.append(max(stroke, w.marker_span + stroke - away))
+    dashed = _dashed(dark, np.asarray(c.points, float), (skips[0], skips[1]), stroke, th)
+    style = c.style if dashed is None else ("dashed" if dashed else "solid")
+    return (a, b), windows, style
+
+
 def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     """A UML model: one class per box, one relation per connector joining two boxes."""
     dark = _dark_ink(inv)
@@ -249,35 +642,37 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     classes = read_classes(inv, boxes) if inv.image is not None else [
         UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
     stroke, th = inv.scale.stroke, inv.scale.text_height
-    back = 2.5 * th
-    reach = back + max(2 * th, 8 * stroke)
-    relations = []
+    lines = []
     kept: dict[frozenset, list[np.ndarray]] = {}
-    connectors = list(connectors) + _bridges(boxes, dark, th)
-    for c in sorted(connectors, key=lambda c: -c.length):
-        hits = []
-        for pts in (c.points[::-1], c.points):
-            far, u = _approach(pts, back)
-            box, tip = _hit_box(far, u, boxes, reach)
-            hits.append((box, tip, u))
-        (a, pa, ua), (b, pb, ub) = hits
-        if a is None or b is None or a == b:
+    # straight bridges first: between close boxes the tracer may follow a marker's
+    # outline into the line and return a bent piece that is no better than the bridge
+    ordered = _bridges(boxes, dark, th) + sorted(connectors, key=lambda c: -c.length)
+    free = _without_boxes(dark, boxes, stroke)
+    for c in ordered:
+        line = _relation_line(dark, free, c, boxes, stroke, th)
+        if line is None:
             continue
-        pair = frozenset((a, b))
+        pair = frozenset(line[0])
         if any(_near(c.points, other, 1.5 * th) for other in kept.get(pair, [])):
             continue  # a piece of a connector already read (e.g. one side of a triangle)
         kept.setdefault(pair, []).append(c.points)
-        markers = []
-        half = min(back, 0.6 * float(np.hypot(pa[0] - pb[0], pa[1] - pb[1])))
-        for tip, u in ((pa, ua), (pb, ub)):
-            markers.append(read_end_symbol(dark, tip, tuple(u), half, 1.2 * th, stroke))
+        lines.append((c, line))
+    # every end of the page read at once (one classifier batch for the unsure ones); an
+    # end with no ink wider than the line attached to it (beyond a pixel or two of
+    # anti-aliasing) is bare whatever the reader says
+    windows = [w for _, (_, pair_windows, _) in lines for w in pair_windows]
+    read = read_end_symbols(free, [(w.tip, w.inward, w.length) for w in windows],
+                            1.2 * th, stroke, text_height=th)
+    read = [m if w.marker_span >= max(3.0, stroke + 1) else "none"
+            for m, w in zip(read, windows)]
+    relations = []
+    for k, (c, ((a, b), _, style)) in enumerate(lines):
+        markers = read[2 * k:2 * k + 2]
         for end, m in zip(c.ends, markers):
             end.marker = m
-        rtype, src, directed = _relation(c.style, (markers[0], markers[1]))
-        ends = (a, b)
-        rel = UMLRelation(type=rtype, source=classes[ends[src]].name,
-                          target=classes[ends[1 - src]].name,
-                          extra={"markers": markers} if directed else
-                          {"markers": markers, "directed": False})
-        relations.append(rel)
+        rtype, src, directed = _relation(style, (markers[0], markers[1]))
+        pair = (a, b)
+        relations.append(UMLRelation(
+            type=rtype, source=classes[pair[src]].name, target=classes[pair[1 - src]].name,
+            extra={"markers": markers} if directed else {"markers": markers, "directed": False}))
     return UMLModel(classes=classes, relations=relations)

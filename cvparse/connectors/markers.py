@@ -3,7 +3,8 @@
 Geometry first: a filled arrowhead makes the ink around the end much wider than the line
 itself, so the widest ink near an end, compared with the line's own width, decides.  Ink
 is first shared out among connectors by proximity, so an arrowhead of one connector does
-not count for another that ends beside it.
+not count for another that ends beside it.  Where a measurement lies near its threshold, the
+learned classifier of :mod:`.symbols` (if its model is installed) names the end instead.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 from scipy import ndimage
 
 from .elements import Connector
+from .symbols import CLASSES, EndView, advance_to_tip, classify_views, heading
 
 ARROW_MIN = 1.6
 """An arrowhead's half-width is at least this many strokes (a line's is about half one)."""
@@ -20,6 +22,15 @@ ARROW_SURE = 2.0
 """Above this many strokes both ends are heads even when one is wider than the other."""
 ARROW_DOMINANCE = 1.2
 """Below ``ARROW_SURE``, only the clearly wider end (by this factor) is a head."""
+PLAIN_MAX = 0.9
+"""Below this half-width (strokes) nothing wider than the line is drawn: surely no head.
+Above it the width test is unsure (a small head on a thick line is barely wider than the
+line), and the classifier decides where it is installed."""
+SYMBOL_UNSURE = 0.2
+"""A width-profile reading whose deciding measurement lies within this fraction of its
+threshold is unsure and the classifier decides."""
+NET_SURE = 0.8
+"""The classifier overrides a sure geometric reading only with at least this probability."""
 
 
 def ownership(mask: np.ndarray, connectors: list[Connector]) -> np.ndarray:
@@ -46,19 +57,64 @@ def end_halfwidth(conn: Connector, index: int, end: int, dist: np.ndarray,
     return float(window.max()) if window.size else 0.0
 
 
-def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float) -> None:
-    """Set ``marker`` on both ends of every connector from the ink width around them."""
+def end_widths(connectors: list[Connector], mask: np.ndarray, stroke: float
+               ) -> list[tuple[float, float]]:
+    """Widest ink near both ends of every connector, in units of the connector's stroke."""
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     owner = ownership(mask, connectors)
+    out = []
     for i, c in enumerate(connectors):
         # A page-wide stroke estimate can be inflated (text, halos); a connector's own
         # line width is the better unit when it is thinner.
         unit = min(stroke, max(1.0, c.width)) if c.width > 0 else stroke
-        widths = [end_halfwidth(c, i, e, dist, owner, stroke) / unit for e in (0, 1)]
+        out.append(tuple(end_halfwidth(c, i, e, dist, owner, stroke) / unit for e in (0, 1)))
+    return out
+
+
+def is_head(mine: float, other: float) -> bool:
+    """Width test: is the end with half-width ``mine`` (strokes) an arrowhead?"""
+    return mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
+
+
+def end_view(mask: np.ndarray, conn: Connector, end: int, text_height: float) -> EndView:
+    """Where the classifier looks at one end of a traced connector: the line's heading over
+    its last text height and the tip of the ink ahead (across a dash gap)."""
+    pts = np.asarray(conn.points, float)
+    pts = pts if end == 1 else pts[::-1]
+    e = conn.ends[end]
+    d = heading(pts, text_height) or e.direction
+    tip = advance_to_tip(mask, e.point, d, 1.5 * text_height, gap=0.4 * text_height)
+    return EndView(tip=tip, direction=d, unit=text_height)
+
+
+def decide(geometric: str, unsure: bool, probs: np.ndarray | None) -> str:
+    """Final marker: the classifier's where geometry is unsure or the classifier is sure,
+    else the geometric reading (always, when no classifier is installed)."""
+    if probs is None or not (unsure or float(probs.max()) >= NET_SURE):
+        return geometric
+    return CLASSES[int(np.argmax(probs))]
+
+
+def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float,
+                  text_height: float | None = None) -> None:
+    """Set ``marker`` on both ends of every connector from the ink width around them.
+
+    With ``text_height`` (the crop scale) and the model installed, the classifier also
+    looks at every end, all of a page in one batch, and decides by :func:`decide`.
+    """
+    widths = end_widths(connectors, mask, stroke)
+    for c, w in zip(connectors, widths):
         for e in (0, 1):
-            mine, other = widths[e], widths[1 - e]
-            head = mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
-            c.ends[e].marker = "arrow" if head else "none"
+            c.ends[e].marker = "arrow" if is_head(w[e], w[1 - e]) else "none"
+    if not text_height:
+        return
+    views = [end_view(mask, c, e, text_height) for c in connectors for e in (0, 1)]
+    probs = classify_views(mask, views)
+    if probs is None:
+        return
+    for i, (c, w) in enumerate(zip(connectors, widths)):
+        for e in (0, 1):
+            c.ends[e].marker = decide(c.ends[e].marker, w[e] >= PLAIN_MAX, probs[2 * i + e])
 
 
 def width_profile(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
@@ -92,40 +148,84 @@ def width_profile(mask: np.ndarray, tip: tuple[float, float], inward: tuple[floa
     return extent, count
 
 
-def classify_symbol(extent: np.ndarray, count: np.ndarray, stroke: float) -> str:
-    """End marker from a width profile: none, arrow, open_arrow, triangle, diamond,
-    filled_diamond (hollow triangle = UML inheritance / realization)."""
+def symbol_reading(extent: np.ndarray, count: np.ndarray, stroke: float) -> tuple[str, float]:
+    """End marker from a width profile and its margin: how far (as a fraction) the deciding
+    measurement lies from its threshold.  Markers: none, arrow, open_arrow, triangle,
+    diamond, filled_diamond (hollow triangle = UML inheritance / realization)."""
     drawn = extent[extent > 0]
     line = max(1.0, float(np.percentile(drawn, 20)) if drawn.size else 1.0)
-    wide = extent > max(line + 2.0, 1.8 * line, 0.8 * stroke)
+    limit = max(line + 2.0, 1.8 * line, 0.8 * stroke)
+    wide = extent > limit
     if wide.sum() < 2:
-        return "none"
+        top = float(extent.max()) if extent.size else 0.0
+        return "none", 0.0 if wide.sum() == 1 else abs(limit - top) / limit
     idx = np.flatnonzero(wide)
     start, stop = idx[0], idx[-1]
     span = stop - start + 1
     peak = start + int(np.argmax(extent[start:stop + 1]))
     solid = count[start:stop + 1] / np.maximum(extent[start:stop + 1], 1)
-    filled = float(np.median(solid)) > 0.7
+    fill = float(np.median(solid))
+    filled = fill > 0.7
+    m_fill = abs(fill - 0.7) / 0.3
     rel = (peak - start) / max(span - 1, 1)
     taper = float(extent[stop]) / max(float(extent[peak]), 1)
+    m_rel = min(abs(rel - 0.2), abs(rel - 0.75)) / 0.25
+    m_taper = abs(taper - 0.75) / 0.25
     if 0.2 <= rel <= 0.75 and taper < 0.75:
-        return "filled_diamond" if filled else "diamond"
+        return ("filled_diamond" if filled else "diamond"), min(m_fill, m_rel, m_taper)
+    shape_margin = m_rel if not 0.2 <= rel <= 0.75 else m_taper
     if filled:
-        return "arrow"
+        return "arrow", min(m_fill, shape_margin)
     far = slice(max(start, stop - 2), stop + 1)
-    base = count[far] / np.maximum(extent[far], 1)
-    return "triangle" if float(base.max()) > 0.6 else "open_arrow"
+    base = float((count[far] / np.maximum(extent[far], 1)).max())
+    return ("triangle" if base > 0.6 else "open_arrow"), min(m_fill, shape_margin,
+                                                              abs(base - 0.6) / 0.4)
 
 
-def read_end_symbol(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
-                    length: float, half_span: float, stroke: float) -> str:
-    """End marker drawn where a connector meets a box border at ``tip`` (UML ends).
+def classify_symbol(extent: np.ndarray, count: np.ndarray, stroke: float) -> str:
+    """End marker from a width profile (see :func:`symbol_reading`)."""
+    return symbol_reading(extent, count, stroke)[0]
 
-    ``inward`` points into the box; the border itself (ink across the whole window) is
-    skipped before the profile is classified.
-    """
+
+def _profile_reading(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+                     length: float, half_span: float, stroke: float) -> tuple[str, float]:
     extent, count = width_profile(mask, tip, inward, length, half_span)
     skip = 0
     while skip < len(extent) and extent[skip] >= 0.9 * (2 * int(half_span) + 1):
         skip += 1
-    return classify_symbol(extent[skip:], count[skip:], stroke)
+    return symbol_reading(extent[skip:], count[skip:], stroke)
+
+
+def read_end_symbols(mask: np.ndarray,
+                     ends: list[tuple[tuple[float, float], tuple[float, float], float]],
+                     half_span: float, stroke: float, text_height: float | None = None
+                     ) -> list[str]:
+    """End markers drawn where connectors meet box borders (UML ends), one page at a time.
+
+    Each end is ``(tip, inward, length)``: the border point, the unit vector into the box
+    and how far back along the line to look.  The border itself (ink across the whole
+    window) is skipped before the profile is read.  With ``text_height`` (the crop scale)
+    and the model installed, the classifier looks at every end in one batch and decides
+    by :func:`decide`.
+    """
+    readings = [_profile_reading(mask, tip, inward, length, half_span, stroke)
+                for tip, inward, length in ends]
+    out = [label for label, _ in readings]
+    if not text_height:
+        return out
+    probs = classify_views(mask, [EndView(tip=tuple(tip), direction=tuple(inward),
+                                          unit=text_height) for tip, inward, _ in ends])
+    if probs is None:
+        return out
+    return [decide(label, margin < SYMBOL_UNSURE, p)
+            for (label, margin), p in zip(readings, probs)]
+
+
+def read_end_symbol(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+                    length: float, half_span: float, stroke: float,
+                    text_height: float | None = None) -> str:
+    """End marker drawn where a connector meets a box border at ``tip`` (UML ends).
+
+    ``inward`` points into the box; see :func:`read_end_symbols`.
+    """
+    return read_end_symbols(mask, [(tip, inward, length)], half_span, stroke, text_height)[0]

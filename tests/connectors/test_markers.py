@@ -1,13 +1,19 @@
 """End markers classified from width profiles of symbols drawn in the test."""
 
+import math
+
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from cvparse.connectors.markers import classify_symbol, width_profile
+from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.markers import (SYMBOL_UNSURE, classify_ends, classify_symbol,
+                                        read_end_symbol, symbol_reading, width_profile)
 
 W, H = 200, 120
 TIP = (160, 60)  # where the line meets the (imaginary) box on its right
+MARKERS = ["none", "arrow", "open_arrow", "triangle", "diamond", "filled_diamond"]
 
 
 def _draw(marker: str) -> np.ndarray:
@@ -37,8 +43,51 @@ def _draw(marker: str) -> np.ndarray:
     return np.asarray(img) > 0
 
 
-@pytest.mark.parametrize("marker", ["none", "arrow", "open_arrow", "triangle", "diamond",
-                                    "filled_diamond"])
+def draw_end(marker: str, unit: float, angle_deg: float, border: bool = True
+             ) -> tuple[np.ndarray, tuple[float, float], tuple[float, float]]:
+    """A line ending in ``marker`` drawn with OpenCV, ``unit`` = marker length in pixels,
+    heading ``angle_deg``; with the border line of a box at the tip.  Returns the mask, the
+    tip and the unit vector pointing out of the line at the tip."""
+    size = int(6 * unit)
+    img = np.zeros((2 * size, 2 * size), np.uint8)
+    a = math.radians(angle_deg)
+    d = np.array([math.cos(a), math.sin(a)])
+    n = np.array([-d[1], d[0]])
+    stroke = max(1, int(round(unit / 10)))
+    tip = np.array([size, size], float)
+    base, half = tip - d * unit, 0.42 * unit
+    far = tip - d * 4 * unit
+
+    def p(v):
+        return tuple(int(round(c)) for c in v)
+
+    if marker in ("none", "open_arrow"):
+        cv2.line(img, p(far), p(tip), 255, stroke)
+    else:
+        cv2.line(img, p(far), p(base), 255, stroke)
+    if marker == "open_arrow":
+        cv2.line(img, p(tip), p(base + n * half), 255, stroke)
+        cv2.line(img, p(tip), p(base - n * half), 255, stroke)
+    elif marker in ("arrow", "triangle"):
+        tri = np.array([p(tip), p(base + n * half), p(base - n * half)], np.int32)
+        if marker == "arrow":
+            cv2.fillPoly(img, [tri], 255)
+        else:
+            cv2.polylines(img, [tri], True, 255, stroke)
+    elif marker in ("diamond", "filled_diamond"):
+        mid = tip - d * unit / 2
+        dia = np.array([p(tip), p(mid + n * half), p(base), p(mid - n * half)], np.int32)
+        if marker == "filled_diamond":
+            cv2.fillPoly(img, [dia], 255)
+        else:
+            cv2.polylines(img, [dia], True, 255, stroke)
+    if border:
+        edge = tip + d * stroke
+        cv2.line(img, p(edge + n * 2 * unit), p(edge - n * 2 * unit), 255, stroke)
+    return img > 0, (float(tip[0]), float(tip[1])), (float(d[0]), float(d[1]))
+
+
+@pytest.mark.parametrize("marker", MARKERS)
 def test_marker_shapes_are_told_apart(marker):
     mask = _draw(marker)
     extent, count = width_profile(mask, TIP, (1.0, 0.0), 60, 20)
@@ -51,3 +100,68 @@ def test_profile_measures_extent_and_count():
     assert extent[-1] <= 3  # the plain line far from the tip
     assert extent.max() >= 16  # the arrowhead base
     assert np.all(count <= extent)
+
+
+@pytest.mark.parametrize("marker", MARKERS)
+@pytest.mark.parametrize("unit", [14, 24, 36])
+@pytest.mark.parametrize("angle", [0, 90, 180, 270])
+def test_box_end_symbols_at_scales_and_headings(marker, unit, angle):
+    """Geometry alone names every marker at a box border, at three sizes and four headings."""
+    mask, tip, d = draw_end(marker, unit, angle)
+    got = read_end_symbol(mask, tip, d, 2 * unit, 1.1 * unit, stroke=max(1, unit / 10))
+    assert got == marker
+
+
+@pytest.mark.parametrize("marker", ["arrow", "triangle", "filled_diamond"])
+@pytest.mark.parametrize("angle", [30, 135, 225])
+def test_box_end_symbols_at_slanted_headings(marker, angle):
+    mask, tip, d = draw_end(marker, 24, angle)
+    assert read_end_symbol(mask, tip, d, 48, 26, stroke=2) == marker
+
+
+def _filled_profile(peak_at: float) -> tuple[np.ndarray, np.ndarray]:
+    """Width profile of a filled symbol 20 samples long whose widest point lies at
+    ``peak_at`` (0 = tip side, 1 = line side), followed by a plain 2-pixel line."""
+    t = np.linspace(0, 1, 20)
+    body = np.where(t <= peak_at, 2 + 14 * t / max(peak_at, 1e-6),
+                    2 + 14 * (1 - t) / max(1 - peak_at, 1e-6))
+    extent = np.concatenate([body, np.full(30, 2.0)]).round()
+    return extent, extent.copy()
+
+
+def test_reading_margin_is_small_only_near_a_threshold():
+    label, margin = symbol_reading(*_filled_profile(0.5), 2.0)
+    assert label == "filled_diamond" and margin >= SYMBOL_UNSURE
+    label, margin = symbol_reading(*_filled_profile(1.0), 2.0)
+    assert label == "arrow" and margin >= SYMBOL_UNSURE
+    # widest point right at the diamond / arrowhead boundary: unsure either way
+    _, margin = symbol_reading(*_filled_profile(0.76), 2.0)
+    assert margin < SYMBOL_UNSURE
+
+
+def _connector(mask_shape, a, b) -> Connector:
+    pts = np.linspace(a, b, 50)
+    d = (np.asarray(b, float) - np.asarray(a, float))
+    d /= np.linalg.norm(d)
+    return Connector(points=pts, ends=(End(tuple(pts[0]), tuple(-d)), End(tuple(pts[-1]), tuple(d))),
+                     width=2.0)
+
+
+@pytest.mark.parametrize("unit", [12, 20])
+@pytest.mark.parametrize("angle", [0, 60, 200])
+def test_classify_ends_finds_the_arrowhead_end(unit, angle):
+    """Width test on a traced line with a filled head at one end only."""
+    mask, tip, d = draw_end("arrow", unit, angle, border=False)
+    far = (tip[0] - 4 * unit * d[0], tip[1] - 4 * unit * d[1])
+    near_tip = (tip[0] - 0.6 * unit * d[0], tip[1] - 0.6 * unit * d[1])
+    conn = _connector(mask.shape, far, near_tip)
+    classify_ends([conn], mask, stroke=max(1, unit / 10))
+    assert [e.marker for e in conn.ends] == ["none", "arrow"]
+
+
+def test_classify_ends_keeps_plain_lines_plain():
+    mask, tip, d = draw_end("none", 16, 45, border=False)
+    far = (tip[0] - 4 * 16 * d[0], tip[1] - 4 * 16 * d[1])
+    conn = _connector(mask.shape, far, tip)
+    classify_ends([conn], mask, stroke=2, text_height=16)
+    assert [e.marker for e in conn.ends] == ["none", "none"]
