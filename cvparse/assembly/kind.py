@@ -37,6 +37,14 @@ def _big(inv: Inventory, kind: str, labelled: bool = False) -> int:
                and (not labelled or any(ch.isalnum() for ch in s.label)) for s in inv.shapes)
 
 
+def _holds_text(inv: Inventory, bbox) -> bool:
+    """A class box or table has text inside (a drawn icon split by lines has none)."""
+    if inv.text_mask is None:
+        return True
+    x1, y1, x2, y2 = (int(v) for v in bbox)
+    return bool(inv.text_mask[y1:y2 + 1, x1:x2 + 1].any())
+
+
 def guess_kind(inv: Inventory) -> str:
     """``er``, ``uml`` or ``flowchart`` (any node-link diagram) from the shapes on the page."""
     from .uml import class_boxes
@@ -47,8 +55,10 @@ def guess_kind(inv: Inventory) -> str:
     diamonds = sum(k == "diamond" for k in kinds)
     if ellipses >= 3 and diamonds >= 1 and ellipses / n >= 0.25:
         return "er"
+    if _icon_labels(inv) >= 2:
+        return "flowchart"  # labelled icons: a node-link diagram (topology, see graph_kind)
     triangles = _big(inv, "triangle")
-    boxes = class_boxes(inv)
+    boxes = [b for b in class_boxes(inv) if _holds_text(inv, b.bbox)]
     split = [b for b in boxes if len(b.compartments) >= 2]
     if triangles and (len(inv.shapes) - triangles >= 2 or split):
         return "er"
