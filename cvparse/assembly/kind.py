@@ -32,6 +32,8 @@ ONE_WAY = 0.85
 
 
 def _big(inv: Inventory, kind: str, labelled: bool = False) -> int:
+    """Shapes of ``kind`` big enough to be a node (not a line-end marker), optionally
+    only those with a label."""
     th = inv.scale.text_height
     return sum(s.kind == kind and s.bbox[2] - s.bbox[0] >= BIG_SYMBOL * th
                and (not labelled or any(ch.isalnum() for ch in s.label)) for s in inv.shapes)
