@@ -119,11 +119,6 @@ def is_empty(doc: Document | None, inventory=None) -> bool:
     return not any(getattr(doc, name, None) for name in ("nodes", "entities", "classes"))
 
 
-def render(result, fmt: str) -> str:
-    """The text of a parse result in an output format."""
-    return result.to_format(fmt)
-
-
 def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
             stage: str = "all") -> Outcome:
     """Parse one image and render it; every failure becomes an ``Outcome`` with a reason.
@@ -140,7 +135,7 @@ def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
             from .pipeline import parse
 
             result = parse(path, kind=kind, stage=stage)
-            text = render(result, fmt)
+            text = result.to_format(fmt)
         except (ImageError, ValueError, NotImplementedError) as exc:
             return Outcome(path, False, time.perf_counter() - t0, _one_line(exc))
         except Exception as exc:  # noqa: BLE001 - one bad image must not stop a batch

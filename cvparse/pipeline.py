@@ -52,9 +52,9 @@ class ParseResult:
     def to_format(self, fmt: str) -> str:
         """The document in an export format (json, mermaid, plantuml, sql, dot, graphml,
         drawio); ``ValueError`` if the format does not fit the diagram family."""
-        if fmt == "json" or self.document is None:
-            if fmt != "json":
-                raise ValueError("only json output exists for the nodes stage")
+        if self.document is None and fmt != "json":
+            raise ValueError("only json output exists for the nodes stage")
+        if fmt == "json":
             return self.to_json()
         from .export import formats
 

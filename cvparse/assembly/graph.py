@@ -142,6 +142,23 @@ def _edge(c: Connector, a: int, b: int, typical: float) -> Edge:
                        "heads": [c.ends[src_end].marker, c.ends[dst_end].marker]})
 
 
+def _connector_edges(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
+                     boxes: list, text_height: float, typical: float
+                     ) -> tuple[list[tuple[Connector, Edge]], int]:
+    """One edge per connector joining two nodes (a connector back to its own node only if
+    it loops away from it), with its connector; and how many connectors dangle."""
+    pairs = []
+    dangling = 0
+    for c, (a, b) in zip(connectors, ends):
+        if a is None or b is None:
+            dangling += 1
+            continue
+        if a == b and not _leaves_node(c, boxes[a], text_height):
+            continue
+        pairs.append((c, _edge(c, a, b, typical)))
+    return pairs, dangling
+
+
 def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
                    quantile: float = 50.0) -> float:
     """Width of a plain connector: the median (or another percentile) of the widths of
@@ -165,15 +182,8 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
         boxes.append(list(s.bbox))
     ends = [(c.ends[0].node, c.ends[1].node) for c in connectors]
     typical = _typical_width(connectors, ends)
-    edges = []
-    dangling = 0
-    for c, (a, b) in zip(connectors, ends):
-        if a is None or b is None:
-            dangling += 1
-            continue
-        if a == b and not _leaves_node(c, boxes[a], inv.scale.text_height):
-            continue
-        edges.append(_edge(c, a, b, typical))
+    pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
+    edges = [e for _, e in pairs]
     # A flowchart box with no text and no connector is a gap between lines, not a step.
     used = {e.source for e in edges} | {e.target for e in edges}
     nodes = [n for n in nodes if n.label.strip() or n.id in used]
@@ -350,15 +360,9 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     ends = _end_nodes(live, tnodes, inv)
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
     typical = _typical_width(live, ends, 25.0)
+    pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)
     edges = []
-    dangling = 0
-    for c, (a, b) in zip(live, ends):
-        if a is None or b is None:
-            dangling += 1
-            continue
-        if a == b and not _leaves_node(c, tnodes[a].bbox, th):
-            continue
-        e = _edge(c, a, b, typical)
+    for c, e in pairs:
         if legends:
             e.type = edge_type(c, e.style, legends, inv)
         edges.append(e)

@@ -48,7 +48,8 @@ def _holds_text(inv: Inventory, bbox) -> bool:
 
 
 def guess_kind(inv: Inventory) -> str:
-    """``er``, ``uml`` or ``flowchart`` (any node-link diagram) from the shapes on the page."""
+    """``er``, ``uml``, ``topology`` (labelled icons) or ``flowchart`` (any other node-link
+    diagram, which :func:`graph_kind` settles once connectors are traced)."""
     from .uml import class_boxes
 
     kinds = [s.kind for s in inv.shapes]
@@ -58,7 +59,7 @@ def guess_kind(inv: Inventory) -> str:
     if ellipses >= 3 and diamonds >= 1 and ellipses / n >= 0.25:
         return "er"
     if _icon_labels(inv) >= 2:
-        return "flowchart"  # labelled icons: a node-link diagram (topology, see graph_kind)
+        return "topology"
     triangles = _big(inv, "triangle")
     boxes = [b for b in class_boxes(inv) if _holds_text(inv, b.bbox)]
     split = [b for b in boxes if len(b.compartments) >= 2]
@@ -140,15 +141,13 @@ def _flow(connectors: list[Connector]) -> tuple[int, float]:
 
 
 def graph_kind(inv: Inventory, connectors: list[Connector]) -> str:
-    """``topology`` or ``flowchart`` for a node-link diagram.
+    """``topology`` or ``flowchart`` for a node-link diagram without labelled icons
+    (:func:`guess_kind` has ruled those out).
 
-    Icons with labels under them mean topology.  Otherwise straight lines at any angle
-    (force or hand layouts) mean topology, and curved lines (flowchart renderers route
-    splines) mean flowchart; straight orthogonal lines mean flowchart only when the arrows
-    run one way, as in a layered chart.
+    Straight lines at any angle (force or hand layouts) mean topology, and curved lines
+    (flowchart renderers route splines) mean flowchart; straight orthogonal lines mean
+    flowchart only when the arrows run one way, as in a layered chart.
     """
-    if _icon_labels(inv) >= 2:
-        return "topology"
     th = inv.scale.text_height
     long = [c for c in connectors if c.length >= 3 * th]
     if len(long) < 3:

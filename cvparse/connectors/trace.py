@@ -260,6 +260,19 @@ def _crosses(blocked: np.ndarray | None, p: np.ndarray, q: np.ndarray) -> bool:
     return bool(blocked[s[:, 1], s[:, 0]].any())
 
 
+def _facing(pts: np.ndarray, dirs: np.ndarray, p: int, q: int, cos: float
+            ) -> float | None:
+    """Gap between ends ``p`` and ``q`` if they point at each other (opposed directions,
+    each along the gap, to within ``cos``), else ``None``."""
+    gap = pts[q] - pts[p]
+    dist = float(np.linalg.norm(gap))
+    if dist == 0 or float(dirs[p] @ dirs[q]) > -cos:
+        return None
+    if float(gap @ dirs[p]) / dist < cos or float(-gap @ dirs[q]) / dist < cos:
+        return None
+    return dist
+
+
 def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float
                  ) -> list[tuple[float, int, int]]:
     """End pairs facing each other across one free text box (a label drawn over a line,
@@ -273,13 +286,9 @@ def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float
                 p, q = int(inside[a]), int(inside[b])
                 if p // 2 == q // 2:
                     continue
-                gap = pts[q] - pts[p]
-                dist = float(np.linalg.norm(gap))
-                if dist == 0 or float(dirs[p] @ dirs[q]) > -0.5:
-                    continue
-                if float(gap @ dirs[p]) / dist < 0.5 or float(-gap @ dirs[q]) / dist < 0.5:
-                    continue
-                out.append((dist, p, q))
+                dist = _facing(pts, dirs, p, q, 0.5)
+                if dist is not None:
+                    out.append((dist, p, q))
     return out
 
 
@@ -294,11 +303,8 @@ def _across_labels(pts: np.ndarray, dirs: np.ndarray, free: np.ndarray, reach: f
     for p, q in cKDTree(pts).query_pairs(reach):
         if p // 2 == q // 2 or not (free[p] and free[q]):
             continue
-        gap = pts[q] - pts[p]
-        dist = float(np.linalg.norm(gap))
-        if dist == 0 or float(dirs[p] @ dirs[q]) > -0.85:
-            continue
-        if float(gap @ dirs[p]) / dist < 0.85 or float(-gap @ dirs[q]) / dist < 0.85:
+        dist = _facing(pts, dirs, p, q, 0.85)
+        if dist is None:
             continue
         if not _crosses(blocked, pts[p], pts[q]) and _text_sized_between(ink, pts[p], pts[q],
                                                                          text_height):
