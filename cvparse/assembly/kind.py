@@ -21,8 +21,16 @@ from ..primitives.elements import Inventory
 BIG_SYMBOL = 3.0
 """An ER diamond or IS-A triangle is at least this many text heights wide (UML end
 markers, which are closed shapes too, are about one)."""
+NAME_WIDTH = 2.0
+"""A box narrower than this many text heights is a class only with both member
+compartments drawn (a frame around one letter, cut once by the letter's stroke, is not)."""
 TABLE_ROWS = 4
 """A box cut into this many compartments or more is a table (UML classes have <= 3)."""
+CURVED_SHARE = 0.2
+"""Flowchart: at least this share of the connectors are splines."""
+SQUARE_SHARE = 0.2
+"""Topology: at least this share of the connectors bend at right angles (orthogonal
+routing) while most are straight."""
 STRAIGHT_SHARE = 0.7
 """Topology: at least this share of the connectors are straight segments end to end."""
 DIAGONAL_SHARE = 0.3
@@ -37,6 +45,43 @@ def _big(inv: Inventory, kind: str, labelled: bool = False) -> int:
     th = inv.scale.text_height
     return sum(s.kind == kind and s.bbox[2] - s.bbox[0] >= BIG_SYMBOL * th
                and (not labelled or any(ch.isalnum() for ch in s.label)) for s in inv.shapes)
+
+
+def _drawn_triangles(inv: Inventory) -> int:
+    """Big triangles drawn as such: three lines that cross each other also close a
+    triangle, but run on past at least two of its corners."""
+    th = inv.scale.text_height
+    count = 0
+    for s in inv.shapes:
+        if s.kind != "triangle" or s.bbox[2] - s.bbox[0] < BIG_SYMBOL * th:
+            continue
+        contour = s.outer.contour.astype(np.float32).reshape(-1, 1, 2)
+        corners = cv2.approxPolyDP(contour, 0.1 * cv2.arcLength(contour, True), True)
+        corners = corners.reshape(-1, 2).astype(float)
+        if len(corners) != 3 or inv.ink is None:
+            count += 1
+            continue
+        crossings = 0
+        for k in range(3):
+            v = corners[k]
+            beyond = 0
+            for other in (corners[k - 1], corners[(k + 1) % 3]):
+                u = (v - other) / max(float(np.hypot(*(v - other))), 1e-6)
+                beyond += all(_inked(inv.ink, v + f * th * u, inv.scale.stroke)
+                              for f in (1.0, 1.5, 2.0))
+            crossings += beyond == 2
+        count += crossings < 2
+    return count
+
+
+def _inked(ink: np.ndarray, p: np.ndarray, stroke: float) -> bool:
+    """Ink within about a stroke width of point ``p``."""
+    r = max(1, int(round(stroke)))
+    x, y = int(round(p[0])), int(round(p[1]))
+    h, w = ink.shape
+    if not (0 <= x < w and 0 <= y < h):
+        return False
+    return bool(ink[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].any())
 
 
 def _holds_text(inv: Inventory, bbox) -> bool:
@@ -58,10 +103,15 @@ def guess_kind(inv: Inventory) -> str:
     diamonds = sum(k == "diamond" for k in kinds)
     if ellipses >= 3 and diamonds >= 1 and ellipses / n >= 0.25:
         return "er"
+    th = inv.scale.text_height
+    boxes = [b for b in class_boxes(inv) if _holds_text(inv, b.bbox) and (
+        b.bbox[2] - b.bbox[0] >= NAME_WIDTH * th or len(b.compartments) >= 3)]
+    wide = [b for b in boxes if b.bbox[2] - b.bbox[0] >= BIG_SYMBOL * th]
+    if wide and 2 * sum(_badge(inv, b.bbox) for b in wide) >= len(wide):
+        return "uml"  # classes drawn without members still carry their kind badge
     if _icon_labels(inv) >= 2:
         return "topology"
-    triangles = _big(inv, "triangle")
-    boxes = [b for b in class_boxes(inv) if _holds_text(inv, b.bbox)]
+    triangles = _drawn_triangles(inv)
     split = [b for b in boxes if len(b.compartments) >= 2]
     if triangles and (len(inv.shapes) - triangles >= 2 or split):
         return "er"
@@ -71,6 +121,22 @@ def guess_kind(inv: Inventory) -> str:
             return "er"
         return "uml"
     return "flowchart"
+
+
+def _badge(inv: Inventory, bbox) -> bool:
+    """The box's name row starts with a round badge (the class-kind circle of UML tools):
+    a roundish closed shape in the left part of the box, about a text line high."""
+    x1, y1, x2, y2 = bbox
+    th = inv.scale.text_height
+    for s in inv.shapes:
+        sx1, sy1, sx2, sy2 = s.bbox
+        w, h = sx2 - sx1, sy2 - sy1
+        if s.kind not in ("circle", "ellipse", "stadium") or not 0.75 * h <= w <= 1.33 * h:
+            continue
+        inside = sx1 >= x1 - 2 and sy1 >= y1 - 2 and sx2 <= x2 + 2 and sy2 <= y2 + 2
+        if inside and h >= th and (sx1 + sx2) / 2 <= x1 + 0.4 * (x2 - x1):
+            return True
+    return False
 
 
 def _icon_labels(inv: Inventory) -> int:
@@ -107,18 +173,45 @@ def _icon_labels(inv: Inventory) -> int:
     return count
 
 
-def _straight(conn: Connector, stroke: float, th: float) -> tuple[bool, bool]:
-    """``(straight, diagonal)``: the connector is made of long straight segments, and its
-    longest segment runs at an angle no orthogonal router would draw."""
+def _polyline(conn: Connector, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Segment vectors and signed turns (degrees) of the connector's path simplified to
+    within ``tolerance`` pixels."""
     pts = conn.points.astype(np.float32).reshape(-1, 1, 2)
-    poly = cv2.approxPolyDP(pts, max(1.5, stroke), False).reshape(-1, 2)
-    d = np.diff(poly, axis=0)
+    poly = cv2.approxPolyDP(pts, tolerance, False).reshape(-1, 2)
+    d = np.diff(poly, axis=0).astype(float)
+    angles = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
+    return d, (np.diff(angles) + 180) % 360 - 180
+
+
+def _curved(conn: Connector, stroke: float) -> bool:
+    """A spline: three or more gentle turns in a row bending the same way, 25 degrees or
+    more in all (a bent polyline turns once and sharply)."""
+    _, turns = _polyline(conn, max(1.0, 0.5 * stroke))
+    run, total = 0, 0.0
+    for i, t in enumerate(turns):
+        if 3 <= abs(t) <= 35:
+            same = run and np.sign(t) == np.sign(turns[i - 1])
+            run, total = (run + 1, total + abs(t)) if same else (1, abs(t))
+            if run >= 3 and total >= 25:
+                return True
+        else:
+            run, total = 0, 0.0
+    return False
+
+
+def _straight(conn: Connector, stroke: float, th: float) -> tuple[bool, bool, bool]:
+    """``(straight, diagonal, square)``: the connector is made of long straight segments,
+    its longest segment runs at an angle no orthogonal router would draw, and it turns
+    through a right angle without any gentle (spline) turn."""
+    d, turns = _polyline(conn, max(1.5, stroke))
     seg = np.hypot(d[:, 0], d[:, 1])
+    square = bool(len(turns)) and bool(((np.abs(turns) > 60) & (np.abs(turns) < 120)).any()) \
+        and float(np.abs(turns)[(np.abs(turns) >= 6) & (np.abs(turns) <= 50)].sum()) < 20
     if not seg.size or seg[seg > 2 * th].sum() < 0.85 * max(seg.sum(), 1e-6):
-        return False, False
+        return False, False, square
     dx, dy = np.abs(d[int(np.argmax(seg))])
     angle = np.degrees(np.arctan2(dy, dx))
-    return True, bool(12 <= angle <= 78)
+    return True, bool(12 <= angle <= 78), square
 
 
 def _flow(connectors: list[Connector]) -> tuple[int, float]:
@@ -144,17 +237,22 @@ def graph_kind(inv: Inventory, connectors: list[Connector]) -> str:
     """``topology`` or ``flowchart`` for a node-link diagram without labelled icons
     (:func:`guess_kind` has ruled those out).
 
-    Straight lines at any angle (force or hand layouts) mean topology, and curved lines
-    (flowchart renderers route splines) mean flowchart; straight orthogonal lines mean
-    flowchart only when the arrows run one way, as in a layered chart.
+    Splines (flowchart renderers route smooth curves) mean flowchart; right-angle routing
+    and straight lines at any angle (force or hand layouts) mean topology; straight
+    axis-parallel lines mean flowchart only when the arrows run one way, as in a layered
+    chart.
     """
     th = inv.scale.text_height
     long = [c for c in connectors if c.length >= 3 * th]
     if len(long) < 3:
         return "flowchart"
+    spans = [c for c in connectors if c.length >= 2 * th]
+    if sum(_curved(c, inv.scale.stroke) for c in spans) >= CURVED_SHARE * len(spans):
+        return "flowchart"
     kinds = [_straight(c, inv.scale.stroke, th) for c in long]
-    straight = sum(k[0] for k in kinds) / len(long)
-    diagonal = sum(k[1] for k in kinds) / len(long)
+    straight, diagonal, square = (sum(k[i] for k in kinds) / len(long) for i in range(3))
+    if straight >= 0.5 and square >= SQUARE_SHARE:
+        return "topology"
     if straight < STRAIGHT_SHARE:
         return "flowchart"
     n, share = _flow(long)

@@ -99,11 +99,56 @@ def icons():
     return img
 
 
+def routed(curved: bool):
+    """A fan of boxes joined by splines (a flowchart renderer) or by lines bending at right
+    angles (an orthogonal router), arrowheads at the right-hand ends."""
+    img, d = canvas(700, 560)
+    src = (80, 280)
+    d.rectangle((src[0] - 50, src[1] - 20, src[0] + 50, src[1] + 20), outline="black", width=2)
+    _label(d, *src, "N0")
+    for k, ty in enumerate((60, 170, 390, 500)):
+        tx = 560
+        d.rectangle((tx - 50, ty - 20, tx + 50, ty + 20), outline="black", width=2)
+        _label(d, tx, ty, f"N{k + 1}")
+        x0, y0, x1 = src[0] + 50, src[1] + (k - 1.5) * 8, tx - 50
+        if curved:  # cubic Bezier leaving and arriving horizontally
+            ts = [i / 60 for i in range(61)]
+            mx = (x0 + x1) / 2
+            pts = [((1 - t) ** 3 * x0 + 3 * (1 - t) ** 2 * t * mx + 3 * (1 - t) * t * t * mx
+                    + t ** 3 * x1, (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y0
+                    + 3 * (1 - t) * t * t * ty + t ** 3 * ty) for t in ts]
+        else:
+            mx = 240 + 40 * k
+            pts = [(x0, y0), (mx, y0), (mx, ty), (x1, ty)]
+        d.line(pts, fill="black", width=2, joint="curve")
+        d.polygon([(x1, ty), (x1 - 14, ty - 7), (x1 - 14, ty + 7)], fill="black")
+    return img
+
+
+def badged_classes():
+    """Two class boxes drawn without member compartments, each name led by a round
+    class-kind badge, joined by a dashed arrow."""
+    img, d = canvas(420, 300)
+    for y, name in ((30, "Service"), (200, "Store")):
+        d.rectangle((110, y, 310, y + 50), outline="black", width=2)
+        d.ellipse((122, y + 10, 152, y + 40), outline="black", fill=(170, 210, 170), width=2)
+        _label(d, 137, y + 25, "C")
+        _label(d, 225, y + 25, name)
+    for y in range(82, 186, 14):
+        d.line((210, y, 210, y + 7), fill="black", width=2)
+    d.line((200, 186, 210, 198), fill="black", width=2)
+    d.line((220, 186, 210, 198), fill="black", width=2)
+    return img
+
+
 @pytest.mark.parametrize("draw, expected", [
     (chen, "er"), (isa, "er"), (lambda: class_boxes(3), "uml"),
     (lambda: class_boxes(5), "er"), (lambda: network(True), "topology"),
     (lambda: network(False), "flowchart"), (icons, "topology"),
-], ids=["chen", "isa", "uml", "tables", "straight-graph", "stacked-flow", "icons"])
+    (lambda: routed(True), "flowchart"), (lambda: routed(False), "topology"),
+    (badged_classes, "uml"),
+], ids=["chen", "isa", "uml", "tables", "straight-graph", "stacked-flow", "icons",
+        "splines", "right-angles", "badged-classes"])
 def test_guessed_family(draw, expected):
     r = parse(to_array(draw()), kind="auto")
     assert r.guessed_kind == expected
