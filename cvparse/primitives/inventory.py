@@ -176,6 +176,7 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
             if ring is not None:
                 s.outer, s.double = ring, True
                 s.bbox = _outer_bbox(ring, ink, scale.stroke)
+    shapes, kept = _join_lids(shapes, kept, scale.stroke)
     small = [r for r in raw if not (r.paper_area >= 0.3 * min_area and r.area >= min_area)]
     _add_pieced(shapes, kept, failed + small, rgb, ink, scale, min_area)
     _add_dashed(shapes, kept, fine, rgb, ink, scale, min_area)
@@ -189,6 +190,41 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
         shapes = drop_line_gaps(shapes, ink, scale)
     return Inventory(width=w, height=h, scale=scale, background=bg,
                      shapes=shapes, texts=texts, ink=ink, text_mask=text_mask)
+
+
+def _join_lids(shapes: list[Shape], kept: list[Region], stroke: float
+               ) -> tuple[list[Shape], list[Region]]:
+    """A cylinder's lid is drawn as a separate ellipse on top of its body: fold it into the
+    cylinder (bbox and outer area) so lines reaching the top attach to the node.
+    ``kept`` (each shape's region) is filtered alongside."""
+    tol = 2 * stroke + 2
+    lids = set()
+    for body in (s for s in shapes if s.kind == "cylinder"):
+        bx1, by1, bx2, by2 = body.outer.bbox
+        for i, lid in enumerate(shapes):
+            lx1, ly1, lx2, ly2 = lid.outer.bbox
+            if i in lids or lid.kind not in ("ellipse", "circle") \
+                    or abs(lx1 - bx1) > tol or abs(lx2 - bx2) > tol \
+                    or not ly1 < by1 <= ly2 + tol:
+                continue
+            lids.add(i)
+            body.outer = _union(body.outer, lid.outer, stroke)
+            body.bbox = (min(body.bbox[0], lid.bbox[0]), min(body.bbox[1], lid.bbox[1]),
+                         max(body.bbox[2], lid.bbox[2]), max(body.bbox[3], lid.bbox[3]))
+    return ([s for i, s in enumerate(shapes) if i not in lids],
+            [r for i, r in enumerate(kept) if i not in lids])
+
+
+def _union(a: Region, b: Region, stroke: float) -> Region:
+    """One filled region covering two touching ones and the border line between them."""
+    x1, y1 = min(a.bbox[0], b.bbox[0]), min(a.bbox[1], b.bbox[1])
+    x2, y2 = max(a.bbox[2], b.bbox[2]), max(a.bbox[3], b.bbox[3])
+    m = np.zeros((y2 - y1, x2 - x1), np.uint8)
+    for r in (a, b):
+        m[r.bbox[1] - y1:r.bbox[3] - y1, r.bbox[0] - x1:r.bbox[2] - x1] |= r.filled
+    k = 2 * int(round(stroke)) + 3
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    return region_from_mask(fill_holes(m), x1, y1, a.paper_area + b.paper_area)
 
 
 def _runs_on(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:

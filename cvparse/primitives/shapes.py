@@ -81,7 +81,26 @@ def templates(mask: np.ndarray) -> dict[str, np.ndarray]:
     else:
         pts = [(0, 0), (w - slant, 0), (w, h), (slant, h)]
     out["parallelogram"] = _poly(w, h, pts)
+    out["cylinder"] = _cylinder_body(w, h, area)
     return out
+
+
+MIN_ARC = 0.12
+"""A cylinder's arcs are at least this deep relative to its height (shallower ones are
+the noise of a straight edge)."""
+
+
+def _cylinder_body(w: int, h: int, area: float) -> np.ndarray:
+    """A database cylinder below its lid: top and bottom edges are the same half-ellipse
+    arc, so every column is equally tall and the arc depth follows from the area (an
+    empty template when the arcs would be too shallow to tell from a rectangle)."""
+    depth = max(0.0, h - area / max(w, 1))
+    if depth < MIN_ARC * h:
+        return np.zeros((h, w), bool)
+    u = (np.arange(w) + 0.5) / w * 2 - 1
+    top = depth * np.sqrt(np.clip(1 - u * u, 0, 1))
+    y = np.arange(h)[:, None] + 0.5
+    return (y >= top) & (y <= top + h - depth)
 
 
 def corner_radius(mask: np.ndarray) -> float:
@@ -102,7 +121,7 @@ def classify(mask: np.ndarray) -> tuple[str, float]:
     scores = {k: _iou(mask, t) for k, t in templates(mask).items()}
     # Prefer the simpler shape when a rounded corner or inset adds nothing measurable.
     order = ["rect", "ellipse", "diamond", "triangle", "triangle_down", "round_rect",
-             "stadium", "hexagon", "parallelogram"]
+             "stadium", "hexagon", "parallelogram", "cylinder"]
     best = max(order, key=lambda k: (round(scores[k], 2), -order.index(k)))
     kind = "triangle" if best == "triangle_down" else best
     if kind in ("rect", "round_rect"):
