@@ -19,6 +19,8 @@ from ..connectors.markers import read_end_symbols, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box, find_boxes
 from ..primitives.elements import Inventory
+from ..primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_glyph,
+                                 repeated_letter)
 from ..primitives.ocr import clean_single_glyph, read_crops, word_lines
 from ..primitives.paper import colour_distance, strong_ink
 
@@ -145,24 +147,6 @@ def _name_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int) -> 
     return cv2.copyMakeBorder(text, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
 
 
-def _glyphs(crop: np.ndarray) -> int:
-    """Letters in a name crop: blobs of ink (faint anti-aliasing included, so a thin
-    diagonal does not split a letter) at least half as tall as the tallest."""
-    _, _, stats, _ = cv2.connectedComponentsWithStats((crop < 200).astype(np.uint8), 8)
-    hs = stats[1:, cv2.CC_STAT_HEIGHT]
-    if not hs.size:
-        return 0
-    return int((hs >= max(3, 0.5 * hs.max())).sum())
-
-
-def _single_glyph(crop: np.ndarray) -> bool:
-    """Is the name one letter (one blob, not much wider than tall)?"""
-    h, w = crop.shape
-    return _glyphs(crop) == 1 and w <= 1.3 * h
-
-
-_SAME_SHAPE = frozenset("cosuvwxzp")
-_LOOKALIKE = str.maketrans({"0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B"})
 _WORD_START_DIGIT = re.compile(r"(?<![A-Za-z0-9_])[012568]")
 
 
@@ -176,16 +160,16 @@ def _class_name(lines: list[str], crop: np.ndarray) -> str:
     names = [ln for ln in lines if not _STEREOTYPE.match(ln)] or lines
     if not names:
         return ""
-    raw = _WORD_START_DIGIT.sub(lambda m: m.group().translate(_LOOKALIKE),
+    raw = _WORD_START_DIGIT.sub(lambda m: m.group().translate(LOOKALIKE),
                                 "".join(names[-1].split()))
     name = _identifier(raw)
     if len(name) > 1 and name[0] == "l" and name[1].isupper():
         name = "I" + name[1:]  # sans-serif I and l look alike; "lOException" is "IO..."
-    if _single_glyph(crop):
+    if is_single_glyph(crop):
         name = clean_single_glyph(name)
         letters = [ch for ch in name if ch.isalnum()]
         name = letters[0] if letters else name
-        if name in _SAME_SHAPE:
+        if name in SAME_SHAPE:
             name = name.upper()  # a lone letter whose cases look alike is a capital
     return name
 
@@ -221,50 +205,24 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 NAME_ZOOM = 1.5
 """Names are read twice on one sheet, as cropped and this much larger (one-letter names
-written out repeatedly, see ``REPEATS``); the sheet is scaled by the median glyph height,
+written out repeatedly, see ``glyphs.REPEATS``); the sheet is scaled by the median glyph height,
 so the two copies straddle Tesseract's usual text size.  The larger copy reads best, the
 other is the fallback."""
-REPEATS = 3
-"""A one-letter name is read as a word of this many copies of its glyph: Tesseract reads
-lines, and alone a capital was often misread ("T" as "1", "r" or "+"; "P" as ">)")."""
-
-
-def _repeated(crop: np.ndarray) -> np.ndarray:
-    """The glyph of a one-letter crop written ``REPEATS`` times, letter-spaced."""
-    h = crop.shape[0]
-    core = crop[:, 2:-2] if crop.shape[1] > 6 else crop
-    gap = np.full((h, max(2, int(0.25 * h))), 255, np.uint8)
-    parts = [core, gap] * REPEATS
-    return cv2.copyMakeBorder(np.hstack(parts[:-1]), 0, 0, 2, 2, cv2.BORDER_CONSTANT,
-                              value=255)
-
-
-def _letter(text: str) -> str:
-    """The one letter a repeated glyph was read as, or ``""`` if the reading is not
-    consistent (most copies read alike and not many more characters than copies)."""
-    chars = [ch.translate(_LOOKALIKE) for ch in text if ch.isalnum()]
-    chars = [ch.upper() if ch in _SAME_SHAPE else ch for ch in chars]
-    if not chars or len(chars) > REPEATS + 1:
-        return ""
-    best = max(set(chars), key=lambda ch: (chars.count(ch), -chars.index(ch)))
-    return best if chars.count(best) >= REPEATS - 1 else ""
-
-
 def read_names(names: list[np.ndarray], th: float) -> list[str]:
     """Class names from name-compartment crops, one OCR call."""
     if not names:
         return []
-    single = [_single_glyph(c) for c in names]
-    first = [cv2.resize(_repeated(c) if one else c, None, fx=NAME_ZOOM, fy=NAME_ZOOM,
+    single = [is_single_glyph(c) for c in names]
+    first = [cv2.resize(repeat_glyph(c) if one else c, None, fx=NAME_ZOOM, fy=NAME_ZOOM,
                         interpolation=cv2.INTER_CUBIC) if c.shape[0] > 2 else c
              for c, one in zip(names, single)]
-    second = [_repeated(c) if one else c for c, one in zip(names, single)]
+    second = [repeat_glyph(c) if one else c for c, one in zip(names, single)]
     words = read_crops(first + second, th)
     out = []
     for k, (c, one) in enumerate(zip(names, single)):
         if one:
-            name = _letter(" ".join(w.text for w in words[k])) or \
-                _letter(" ".join(w.text for w in words[len(names) + k]))
+            name = repeated_letter(" ".join(w.text for w in words[k])) or \
+                repeated_letter(" ".join(w.text for w in words[len(names) + k]))
         else:
             name = _class_name(_lines(words[k]), first[k])
         out.append(name if _VALID_NAME.match(name) else

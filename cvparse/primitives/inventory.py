@@ -17,6 +17,7 @@ from .dashed import dashed_regions
 from .double import outer_border
 from .elements import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
+from .glyphs import LOOKALIKE, is_single_glyph, repeat_glyph, repeated_letter, tight
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, colour_distance, ink_mask, paper_map
 from .pieces import hull_fits, joined_pieces
@@ -361,6 +362,18 @@ def _plausible_word(text: str) -> bool:
     return True
 
 
+def _one_letter(label: str, copies: list) -> str:
+    """A label drawn as one glyph: its own reading when that is one capital, else the
+    letter its row of copies reads as consistently (see ``glyphs``); a digit stays unless
+    the copies read as a letter other than the digit's look-alike ("1" for a "T")."""
+    if len(label) == 1 and label.isupper():
+        return label
+    letter = repeated_letter(" ".join(w.text for w in copies))
+    if len(label) == 1 and label.isdigit() and letter == label.translate(LOOKALIKE):
+        return label
+    return letter or label
+
+
 def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list[Region],
                scale: Scale, bg: tuple[int, int, int], text_mask: np.ndarray
                ) -> list[TextItem]:
@@ -375,14 +388,20 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
     # Two calls, not one: the sheet's common scale factor comes from the median glyph of
     # its crops, and stray free words shifting it changes how single-letter labels read.
     # The labels are read while the free words are found and read.
+    singles = [is_single_glyph(tight(c)) for c in crops]
+    copies = [repeat_glyph(tight(c)) for c, one in zip(crops, singles) if one]
     labels_read = read_crops_later(crops, scale.text_height)
+    copies_later = read_crops_later(copies, scale.text_height)  # own sheet: own scale
     words, word_crops = free_words(rgb, ink, shapes, scale, bg)
     read_free = read_crops(word_crops, scale.text_height) if word_crops else []
     read = labels_read()
+    copies_read = iter(copies_later())
     heights = [g for g in (glyph_height(c) for c in crops + word_crops) if g > 0]
     glyph = float(np.median(heights)) if heights else 0.6 * scale.text_height
-    for shape, crop, ws, ul in zip(shapes, crops, read, underlined):
+    for shape, crop, ws, ul, one in zip(shapes, crops, read, underlined, singles):
         shape.label = join_label(ws, crop, ul, glyph_height(crop) or glyph)
+        if one:
+            shape.label = _one_letter(shape.label, next(copies_read))
         if ul and shape.label:
             shape.underlined = shape.label.split()
     texts = []

@@ -5,7 +5,8 @@ import cv2
 import numpy as np
 import pytest
 
-from cvparse.assembly.uml import REPEATS, _class_name, _letter, _name_crop, _repeated
+from cvparse.assembly.uml import _class_name, _name_crop
+from cvparse.primitives.glyphs import REPEATS, repeat_glyph, repeated_letter
 from cvparse.pipeline import parse
 from tests.primitives.synth import canvas, font, to_array
 
@@ -95,13 +96,13 @@ def test_inheritance_direction_follows_the_triangle(tmp_path, left, right, trian
     ("Tr1", ""),       # the copies disagree
 ])
 def test_letter_from_a_repeated_glyph(text, letter):
-    assert _letter(text) == letter
+    assert repeated_letter(text) == letter
 
 
 def test_repeated_glyph_is_letter_spaced_copies():
     crop = np.full((20, 14), 255, np.uint8)
     crop[4:16, 5:9] = 0
-    wide = _repeated(crop)
+    wide = repeat_glyph(crop)
     assert wide.shape[0] == 20
     n, _, stats, _ = cv2.connectedComponentsWithStats((wide < 128).astype(np.uint8), 8)
     assert n - 1 == REPEATS and (stats[1:, cv2.CC_STAT_AREA] == 48).all()
