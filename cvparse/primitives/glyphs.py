@@ -16,6 +16,8 @@ SAME_SHAPE = frozenset("cosuvwxzp")
 """Letters whose capital and small forms differ only in size: alone, read as capitals."""
 LOOKALIKE = str.maketrans({"0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B"})
 """Digits read in place of the letter they resemble."""
+SYMBOL_LOOKALIKE = str.maketrans({"¥": "Y", "|": "I"})
+"""Symbols read in place of a lone capital (a label of one glyph is a letter or digit)."""
 
 
 def count_glyphs(crop: np.ndarray) -> int:
@@ -56,7 +58,8 @@ def repeat_glyph(crop: np.ndarray) -> np.ndarray:
 def repeated_letter(text: str) -> str:
     """The one letter a repeated glyph was read as, or ``""`` if the reading is not
     consistent (most copies read alike and not many more characters than copies)."""
-    chars = [ch.translate(LOOKALIKE) for ch in text if ch.isalnum()]
+    chars = [ch.translate(LOOKALIKE) for ch in text.translate(SYMBOL_LOOKALIKE)
+             if ch.isalnum()]
     chars = [ch.upper() if ch in SAME_SHAPE else ch for ch in chars]
     if not chars or len(chars) > REPEATS + 1:
         return ""

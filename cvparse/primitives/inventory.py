@@ -17,7 +17,8 @@ from .dashed import dashed_regions
 from .double import outer_border
 from .elements import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
-from .glyphs import LOOKALIKE, is_single_glyph, repeat_glyph, repeated_letter, tight
+from .glyphs import (LOOKALIKE, SYMBOL_LOOKALIKE, is_single_glyph, repeat_glyph,
+                     repeated_letter, tight)
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, colour_distance, ink_mask, paper_map
 from .pieces import hull_fits, joined_pieces
@@ -366,6 +367,7 @@ def _one_letter(label: str, copies: list) -> str:
     """A label drawn as one glyph: its own reading when that is one capital, else the
     letter its row of copies reads as consistently (see ``glyphs``); a digit stays unless
     the copies read as a letter other than the digit's look-alike ("1" for a "T")."""
+    label = label.translate(SYMBOL_LOOKALIKE) if len(label) == 1 else label
     if len(label) == 1 and label.isupper():
         return label
     letter = repeated_letter(" ".join(w.text for w in copies))

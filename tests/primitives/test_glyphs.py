@@ -29,3 +29,12 @@ def test_small_capitals_and_digits_in_boxes():
     labels = "PYTZ17"
     inv = _boxes(labels, 13)
     assert [s.label for s in sorted(inv.shapes, key=lambda s: s.bbox[0])] == list(labels)
+
+
+def test_symbol_lookalikes_of_a_lone_capital():
+    from cvparse.primitives.glyphs import repeated_letter
+    from cvparse.primitives.inventory import _one_letter
+
+    assert repeated_letter("YY¥") == "Y" and repeated_letter("¥Y¥¥") == "Y"
+    assert _one_letter("¥", []) == "Y" and _one_letter("|", []) == "I"
+    assert _one_letter("7", []) == "7"  # a digit with no other reading stays
