@@ -32,6 +32,11 @@ MIN_FIT = 0.86
 """Regions fitting no template better than this are gaps between lines, not shapes."""
 
 
+SCALE_AGREE = 1.3
+"""The text height measured on the wide median's ink is trusted within this factor of the
+first estimate; further off, it was measured on too few letters."""
+
+
 def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale]:
     """Paper map, ink mask, fine ink mask and scale.
 
@@ -48,7 +53,11 @@ def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale
     else:
         paper = paper_map(rgb, wide)
         ink = ink_mask(rgb, paper)
-        scale = estimate_scale(ink)
+        again = estimate_scale(ink)
+        if 1 / SCALE_AGREE <= again.text_height / scale.text_height <= SCALE_AGREE:
+            scale = again
+        else:  # too few letters left whole: small filled boxes became blobs of ink
+            scale = Scale(stroke=again.stroke, text_height=scale.text_height)
     fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1)))
     return paper, ink, fine, scale
 
