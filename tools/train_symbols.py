@@ -1,10 +1,10 @@
 """Train the end-marker classifier (models/symbols.onnx) from the dev fixture renders.
 
 Crops are cut exactly where the parser looks at run time: the pipeline is run on every
-``fixtures/{flowchart,uml}/dev`` image and each connector end it reads is labelled from the
-ground truth (flowchart: the GT edge end it lies on, arrow at the head; UML: the relation
-type and which class the end touches, by the FORMATS.md convention table).  Synthetic ends
-drawn with OpenCV add the open arrowhead (absent from the fixtures) and shape variety.
+``fixtures/{flowchart,uml,topology}/dev`` image and each connector end it reads is labelled from the
+ground truth (flowchart and topology: the GT edge end it lies on, a head at the GT head;
+UML: the relation type and which class the end touches, by the FORMATS.md convention
+table).  Synthetic ends drawn with OpenCV add open arrowheads and shape variety.
 Diagrams whose number is divisible by 5 are held out for validation (all three UML scales
 of a diagram fall on the same side).  Never reads ``fixtures/*/test``.
 
@@ -116,6 +116,21 @@ def _flowchart_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
                                                       r.inventory.scale.text_height)]
 
 
+def _topology_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
+    """Every connector end the pipeline traces on one topology diagram, labelled from the
+    GT edges like a flowchart's (every head ``arrow``, drawn filled or open, as UML's open
+    dependency heads are)."""
+    from cvparse.connectors.trace import marker_mask
+    from cvparse.pipeline import parse
+
+    gt = json.loads(path.with_suffix(".json").read_text())
+    r = parse(path, kind="topology")
+    mask = marker_mask(r.inventory)
+    return [(mask, view, label, r.connectors[i].ends[k].marker)
+            for i, k, view, label in flowchart_labels(gt, r.connectors, mask,
+                                                      r.inventory.scale.text_height)]
+
+
 def _uml_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
     """Both ends of every relation the UML assembler reads, labelled from the GT relation."""
     import cvparse.assembly.uml as uml
@@ -165,7 +180,7 @@ def _uml_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
 def _synthetic(n_per_class: int, rng: np.random.Generator
                ) -> tuple[list[np.ndarray], list[int]]:
     """Ends drawn with OpenCV: every class at random sizes, widths, angles, with or without
-    the border line the end touches; the only source of open arrowheads."""
+    the border line the end touches; more open arrowheads and variety."""
     crops, labels = [], []
     for label in CLASSES:
         for _ in range(n_per_class):
@@ -225,32 +240,44 @@ def _synthetic(n_per_class: int, rng: np.random.Generator
     return crops, labels
 
 
+FAMILIES = (("flowchart", "jpg"), ("uml", "png"), ("topology", "png"))
+
+
 def collect(fixtures: Path, cache: Path, limit: int | None) -> dict:
-    """Crops, labels, held-out flags and geometric guesses of every dev end (cached)."""
+    """Crops, labels, held-out flags and geometric guesses of every dev end (each family
+    cached on its own, beside ``cache``)."""
+    parts = [_collect_family(fixtures, family, ext, cache.with_name(
+        f"{cache.stem}_{family}{cache.suffix}"), limit) for family, ext in FAMILIES]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _collect_family(fixtures: Path, family: str, ext: str, cache: Path, limit: int | None
+                    ) -> dict:
     if cache.exists():
         z = np.load(cache, allow_pickle=False)
         return {k: z[k] for k in z.files}
+    reader = {"flowchart": _flowchart_ends, "uml": _uml_ends,
+              "topology": _topology_ends}[family]
     rng = np.random.default_rng(5)
     X, y, val, geo, fam = [], [], [], [], []
     symbols.model_path = lambda: None  # the parser's own guesses: geometry alone
     t0 = time.time()
-    for family, reader, ext in (("flowchart", _flowchart_ends, "jpg"), ("uml", _uml_ends, "png")):
-        paths = sorted((fixtures / family / "dev").glob(f"*.{ext}"))[:limit]
-        for i, p in enumerate(paths):
-            held = _held_out(p.stem)
-            for mask, view, label, guess in reader(p):
-                for crop in _crops(mask, view, not held, rng):
-                    X.append(crop)
-                    y.append(LABEL[label])
-                    val.append(held)
-                    geo.append(LABEL.get(guess, 0))
-                    fam.append(family)
-            if i % 20 == 0:
-                print(f"{family} {i}/{len(paths)} {len(X)} crops {time.time() - t0:.0f}s",
-                      flush=True)
-    data = {"X": np.asarray(X, np.float32), "y": np.asarray(y, np.int64),
-            "val": np.asarray(val, bool), "geo": np.asarray(geo, np.int64),
-            "family": np.asarray(fam)}
+    paths = sorted((fixtures / family / "dev").glob(f"*.{ext}"))[:limit]
+    for i, p in enumerate(paths):
+        held = _held_out(p.stem)
+        for mask, view, label, guess in reader(p):
+            for crop in _crops(mask, view, not held, rng):
+                X.append(crop)
+                y.append(LABEL[label])
+                val.append(held)
+                geo.append(LABEL.get(guess, 0))
+                fam.append(family)
+        if i % 20 == 0:
+            print(f"{family} {i}/{len(paths)} {len(X)} crops {time.time() - t0:.0f}s",
+                  flush=True)
+    data = {"X": np.asarray(X, np.float32).reshape(-1, CROP, CROP),
+            "y": np.asarray(y, np.int64), "val": np.asarray(val, bool),
+            "geo": np.asarray(geo, np.int64), "family": np.asarray(fam, dtype="<U9")}
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(cache, **data)
     return data
@@ -371,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
         return np.argmax(symbols.classify_crops(A, args.out), axis=1) if len(A) else A
 
     report = {}
-    for name, sel in (("flowchart", val & (fam == "flowchart")), ("uml", val & (fam == "uml"))):
+    for name, _ in FAMILIES:
+        sel = val & (fam == name)
         p = predict(X[sel])
         report[name] = (int(sel.sum()), float((p == y[sel]).mean()),
                         float((geo[sel] == y[sel]).mean()), confusion(y[sel], p))
@@ -413,12 +441,13 @@ def write_card(args, report, overall, size, n_train, n_real, n_syn, m_all) -> No
         "",
         "## Training data",
         "",
-        "Cut where the parser itself looks: the pipeline runs on every `fixtures/flowchart/dev`",
-        "and `fixtures/uml/dev` image and each connector end it reads is labelled from the ground",
-        "truth (flowchart: arrow at the GT head, none at the source end or mid-line breaks; UML:",
+        "Cut where the parser itself looks: the pipeline runs on every `fixtures/flowchart/dev`,",
+        "`fixtures/uml/dev` and `fixtures/topology/dev` image and each connector end it reads is",
+        "labelled from the ground truth (flowchart and topology: arrow at the GT head, filled or",
+        "open, none at the source end or mid-line breaks; UML:",
         "relation type + which class the end touches, per the FORMATS.md table). Training ends",
         f"get {AUG - 1} jittered copies (shift, +-10 deg, +-20% scale). Synthetic OpenCV ends add",
-        "open arrowheads (absent from the fixtures) and variety. `fixtures/*/test` is never read.",
+        "more open arrowheads and variety. `fixtures/*/test` is never read.",
         f"Training crops: {n_train} ({n_real} real incl. jitter, {n_syn} synthetic).",
         "",
         "## Held-out accuracy",
@@ -432,7 +461,7 @@ def write_card(args, report, overall, size, n_train, n_real, n_syn, m_all) -> No
     for k, (n, acc, gacc, _) in report.items():
         g = "-" if math.isnan(gacc) else f"{gacc:.4f}"
         lines.append(f"| {k} | {n} | {acc:.4f} | {g} |")
-    real = [report[k] for k in ("flowchart", "uml")]
+    real = [report[k] for k, _ in FAMILIES]
     real_acc = sum(n * acc for n, acc, _, _ in real) / max(1, sum(n for n, _, _, _ in real))
     lines += ["", f"Held-out accuracy on real (rendered) ends: **{real_acc:.4f}**; "
               f"with the synthetic ends: **{overall:.4f}**.", "",

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from ..connectors.elements import Connector, End
+from ..connectors.markers import classify_ends
+from ..connectors.trace import marker_mask
 from ..model import Edge, Graph, Node
 from ..primitives.elements import Inventory, Scale
+from ..primitives.inventory import continued_sides
 from .legend import edge_type, find_legends
 
 BOLD_RATIO = 1.5
 """A connector this much wider than the median connector is drawn bold."""
+GAP_SIDES = 3
+"""A "shape" with this many sides running on past its corners is a gap closed off by
+crossing lines (whatever is read inside it), not a node; a node's border stops at its
+corners, though a line may leave one corner along a side."""
 
 
 def _direction(conn: Connector) -> tuple[int, int, bool] | None:
@@ -81,12 +88,14 @@ def _alnum(text: str) -> int:
     return sum(ch.isalnum() for ch in text)
 
 
-def _drawing_above(ink: np.ndarray, box: list[int], th: float) -> list[int] | None:
+def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float
+                   ) -> list[int] | None:
     """Box of the drawing right above a free label (an icon), or ``None`` if there is
     hardly any ink there.
 
     The drawing is the ink in a window up to four text heights above the label, grown to
-    the whole of every icon-sized piece of ink that reaches into the window.
+    the whole of every icon-sized piece of ink that reaches into the window; a thin piece
+    running on out of the region looked at is a connector passing by, not a piece.
     """
     x1, y1, x2, y2 = box
     h, w = ink.shape
@@ -106,7 +115,12 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float) -> list[int] | No
         ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
     inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
     for i in inside[inside > 0]:
-        bx, by, bw, bh, _ = stats[i]
+        bx, by, bw, bh, area = stats[i]
+        # A thin piece running off the region's edge is a connector passing by.
+        cut = ((bx == 0 and rx1 > 0) or (by == 0 and ry1 > 0)
+               or (bx + bw == rx2 - rx1 and rx2 < w))
+        if cut and area <= 1.5 * stroke * (bw + bh):
+            continue
         if bw <= 6 * th and bh <= 6 * th:
             out = [min(out[0], rx1 + bx), min(out[1], ry1 + by),
                    max(out[2], rx1 + bx + bw), max(out[3], ry1 + by + bh)]
@@ -211,7 +225,8 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     Shapes without text that sit above a label are parts of that label's icon; other
     label-less shapes and free text with no drawing above are not nodes.  A short text
     lying inside another icon's drawing is a piece of that drawing read as a letter.
-    Shapes and text inside a ``skip`` box (a legend) are left out.
+    Shapes and text inside a ``skip`` box (a legend) are left out, and so are gaps
+    between crossing lines (see ``GAP_SIDES``).
     """
     th = inv.scale.text_height
 
@@ -226,7 +241,7 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     nodes: list[TopoNode] = []
     iconic: list[int] = []
     for i, s in enumerate(inv.shapes):
-        if skipped(s.bbox):
+        if skipped(s.bbox) or continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES:
             continue
         # A few letters read in a shape with a label right under it: a part of an icon.
         short = (len(s.label.replace(" ", "")) <= 3
@@ -240,14 +255,16 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     for n in nodes:  # a labelled shape is a node of its own, not an icon's drawing
         x1, y1, x2, y2 = n.bbox
         ink[max(0, y1 - 2):y2 + 2, max(0, x1 - 2):x2 + 2] = False
-    drawings = [_drawing_above(ink, box, th) for _, box in labels]
+    drawings = [_drawing_above(ink, box, th, inv.scale.stroke) for _, box in labels]
     parts: list[list[int]] = [[] for _ in labels]
     for i in iconic:
         s = inv.shapes[i]
         k = _label_under(s.bbox, labels, th)
         if k is not None:
             parts[k].append(i)
-        elif len(s.label.strip()) == 1 and _alnum(s.label) == 1:
+        elif (len(s.label.strip()) == 1 and _alnum(s.label) == 1
+              and continued_sides(s, inv.ink, inv.scale) < 2):
+            # a lone letter in a box; not a line-bounded gap with a speck read in it
             nodes.append(TopoNode(s.label.strip(), s.kind, [int(v) for v in s.bbox], [i]))
     for k, (text, box) in enumerate(labels):
         if drawings[k] is None and not parts[k]:
@@ -320,6 +337,21 @@ def _cut(c: Connector, a: int, b: int) -> list[Connector]:
     return out
 
 
+def read_cut_ends(connectors: list[Connector], cut: list[list[bool]], inv: Inventory) -> None:
+    """Read the marker at every end made by :func:`split_through` (``cut``): a line traced
+    on through an icon may carry an arrowhead where it meets it, as the ends of the
+    traced line do."""
+    if not any(any(flags) for flags in cut):
+        return
+    copies = [replace(c, ends=(replace(c.ends[0]), replace(c.ends[1]))) for c in connectors]
+    classify_ends(copies, marker_mask(inv), inv.scale.stroke,
+                  text_height=inv.scale.text_height)
+    for c, copy, flags in zip(connectors, copies, cut):
+        for k in (0, 1):
+            if flags[k]:
+                c.ends[k].marker = copy.ends[k].marker
+
+
 def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
                ) -> list[tuple[int | None, int | None]]:
     """Node index of both ends of every connector: through the shape the end was attached
@@ -348,6 +380,86 @@ def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventor
     return out
 
 
+@dataclass
+class Chain:
+    """Connector pieces joined at their loose ends (a line broken at a corner or a gap, or
+    one that forks), with the node ends it reaches: ``(node, end has a head)``."""
+
+    pieces: list[int]
+    ends: list[tuple[int, bool]]
+
+
+def _loose_ends_meet(a: End, b: End, th: float) -> bool:
+    """Two loose ends close enough to be one line: near each other (a broken corner), or
+    facing each other across a longer gap (a dash gap at a crossing)."""
+    v = np.subtract(b.point, a.point)
+    d = float(np.hypot(v[0], v[1]))
+    if d <= 0.8 * th:
+        return True
+    if d > 2.0 * th:
+        return False
+    u = v / d
+    return (float(np.dot(a.direction, u)) > 0.9 and float(np.dot(b.direction, -u)) > 0.9)
+
+
+def chains(connectors: list[Connector], ends: list[tuple[int | None, int | None]], th: float
+           ) -> list[Chain]:
+    """Dangling connectors joined loose end to loose end into chains that reach nodes.
+
+    Only connectors with a loose end (no node) take part, so a connector that already
+    joins two nodes is never changed; a chain reaching fewer than two nodes is dropped.
+    """
+    loose = [(i, k) for i, pair in enumerate(ends) for k in (0, 1) if pair[k] is None]
+    parent = {i: i for i, _ in loose}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a in range(len(loose)):
+        i, k = loose[a]
+        for j, m in loose[a + 1:]:
+            if j != i and _loose_ends_meet(connectors[i].ends[k], connectors[j].ends[m], th):
+                parent[find(j)] = find(i)
+    groups: dict[int, list[int]] = {}
+    for i in parent:
+        groups.setdefault(find(i), []).append(i)
+    out = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        reached = [(ends[i][k], connectors[i].ends[k].marker != "none")
+                   for i in members for k in (0, 1) if ends[i][k] is not None]
+        if len({n for n, _ in reached}) >= 2:
+            out.append(Chain(sorted(members), reached))
+    return out
+
+
+def _chain_edges(chain: Chain, connectors: list[Connector], typical: float
+                 ) -> list[tuple[Connector, Edge]]:
+    """Edges of a chain: every plain end to every headed end; two ends alike (both plain
+    or both headed) make one undirected edge; more than two alike are left out (a fan
+    with no direction cannot be told apart from lines crossing)."""
+    main = max((connectors[i] for i in chain.pieces), key=lambda c: c.length)
+    tails = [n for n, head in chain.ends if not head]
+    heads = [n for n, head in chain.ends if head]
+    pairs: list[tuple[int, int, bool]] = []
+    if heads and tails:
+        pairs = [(t, h, True) for t in tails for h in heads if t != h]
+    elif len(chain.ends) == 2:
+        pairs = [(chain.ends[0][0], chain.ends[1][0], False)]
+    out = []
+    for a, b, directed in dict.fromkeys(pairs):
+        e = _edge(main, a, b, typical)
+        e.source, e.target, e.directed = f"n{a + 1}", f"n{b + 1}", directed
+        e.extra["heads"] = (["none", "arrow"] if directed
+                            else ["arrow" if heads else "none"] * 2)
+        out.append((main, e))
+    return out
+
+
 def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     """A node-link (topology) graph: shape and icon nodes, one edge per connector joining
     two of them, typed from the legend when the diagram has one."""
@@ -356,11 +468,16 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     skip = [lg.bbox for lg in legends]
     tnodes = topology_nodes(inv, skip)
     live = [c for c in connectors if not any(_within(c.points, b) for b in skip)]
+    before = {id(e) for c in live for e in c.ends}
     live = split_through(live, tnodes, inv.scale)
+    read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
     ends = _end_nodes(live, tnodes, inv)
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
     typical = _typical_width(live, ends, 25.0)
     pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)
+    for ch in chains(live, ends, th):
+        pairs.extend(_chain_edges(ch, live, typical))
+        dangling -= len(ch.pieces)
     edges = []
     for c, e in pairs:
         if legends:

@@ -93,9 +93,45 @@ def line_strokes(mask: np.ndarray, scale: Scale) -> np.ndarray:
             continue  # ink runs across it: the top or baseline of touching letters
         cv2.line(out, (int(x1), int(y1)), (int(x2), int(y2)), 1, width)
         for tip, back in (((x1, y1), (x2 - x1, y2 - y1)), ((x2, y2), (x1 - x2, y1 - y2))):
-            for end in _head_sides(near_wide, tip, back, scale):
+            sides = _head_sides(near_wide, tip, back, scale)
+            if sides and not _clear_of_line(tip, back, sides, scale.stroke + 1.5):
+                # "Sides" inside the line itself: its straight run stopped where the head's
+                # sides leave it.  Look again from the head's point, further on.
+                point = _run_on(near_wide, tip, back, 0.8 * scale.text_height)
+                found = _head_sides(near_wide, point, back, scale) if point != tip else []
+                if _clear_of_line(point, back, found, scale.stroke + 1.5):
+                    cv2.line(out, (int(tip[0]), int(tip[1])), point, 1, width)
+                    tip, sides = point, found
+            for end in sides:
                 cv2.line(out, (int(tip[0]), int(tip[1])), end, 1, width)
     return out.astype(bool) & mask
+
+
+def _clear_of_line(tip: tuple[int, int], back: tuple[int, int],
+                   sides: list[tuple[int, int]], clear: float) -> bool:
+    """Arrowhead sides found, each ending at least ``clear`` pixels off the line: a ray
+    at a small angle stays inside a thick line for a while and is no side."""
+    if not sides:
+        return False
+    norm = max(1e-6, float(np.hypot(back[0], back[1])))
+    nx, ny = -back[1] / norm, back[0] / norm
+    return all(abs((x - tip[0]) * nx + (y - tip[1]) * ny) >= clear for x, y in sides)
+
+
+def _run_on(near: np.ndarray, tip: tuple[int, int], back: tuple[int, int], reach: float
+            ) -> tuple[int, int]:
+    """Last ink point going on from a line end ``tip`` away from ``back`` (the direction
+    back along the line), at most ``reach`` pixels."""
+    h, w = near.shape
+    norm = max(1e-6, float(np.hypot(back[0], back[1])))
+    fx, fy = -back[0] / norm, -back[1] / norm
+    last = (int(tip[0]), int(tip[1]))
+    for t in range(1, int(reach) + 1):
+        x, y = int(round(tip[0] + fx * t)), int(round(tip[1] + fy * t))
+        if not (0 <= x < w and 0 <= y < h) or not near[y, x]:
+            break
+        last = (x, y)
+    return last
 
 
 _HEAD_DEGREES = tuple(range(15, 65, 5))
@@ -170,6 +206,15 @@ def _thin_fraction(mask: np.ndarray, xs: np.ndarray, ys: np.ndarray, d: tuple[in
     return float((runs <= stroke + 2).mean())
 
 
+def _has_blob(mask: np.ndarray, scale: Scale) -> bool:
+    """A filled patch wider than two lines and than any letter stroke: a filled marker,
+    maybe with the last dash of its line still attached."""
+    d = max(2 * int(round(scale.stroke)) + 1, int(round(0.25 * scale.text_height)) | 1)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    core = cv2.morphologyEx(np.pad(mask, d).astype(np.uint8), cv2.MORPH_OPEN, k)
+    return bool(core.sum() >= d * d)
+
+
 def solid(mask: np.ndarray, stroke: float) -> bool:
     """A filled blob (arrowhead, dot marker), not a letter: thicker than letter strokes
     (at most about twice the line width), or thicker than a line and filling its convex
@@ -226,7 +271,8 @@ def is_upright(ys: np.ndarray, xs: np.ndarray) -> bool:
 def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
                      ) -> tuple[np.ndarray, list[int], np.ndarray, np.ndarray, set[int]]:
     """Component label image of the ink outside shapes, the glyph labels, the stats, the
-    line strokes taken out, and the glyphs that are upright bars (I, l, 1 or a line stub).
+    line strokes and filled markers taken out (connector ink, not text), and the glyphs
+    that are upright bars (I, l, 1 or a line stub).
 
     Line strokes are looked for only in components too big to be a glyph (lines, and
     labels touching them) that are not a run of touching letters, so the letters of
@@ -258,12 +304,12 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
         flat = h <= 2 * scale.stroke + 1 and w <= th  # an underscore, kept to join words
         if max(w, h) >= 0.45 * th and not flat and is_straight_stroke(ys, xs, scale.stroke):
             bars.add(i)  # I, l, the diagonal of a thin N, or a line stub
-        if w <= th and solid(own, scale.stroke):
+        if solid(own, scale.stroke) if w <= th else _has_blob(own, scale):
             continue  # a filled arrowhead or dot marker, thicker than any letter stroke
         if near_line[y:y + h, x:x + w][own].any() and _crumb(own, ys, xs, scale):
             continue  # a piece of a line left by its removal, not a letter
         glyphs.append(i)
-    return labels, glyphs, stats, lines, bars
+    return labels, glyphs, stats, removed, bars
 
 
 def group_words(glyphs: list[int], stats: np.ndarray, scale: Scale,
@@ -286,6 +332,14 @@ def group_words(glyphs: list[int], stats: np.ndarray, scale: Scale,
         return i
 
     order = sorted(glyphs, key=lambda i: boxes[i][0])
+    gbox = {i: list(boxes[i]) for i in glyphs}  # box of each group, by its root
+
+    def join(i: int, j: int) -> None:
+        ri, rj = find(i), find(j)
+        if ri != rj:
+            parent[rj] = ri
+            gbox[ri] = list(_union([gbox[ri], gbox[rj]]))
+
     gap = 0.45 * text_height
     for k, i in enumerate(order):
         a = boxes[i]
@@ -296,11 +350,15 @@ def group_words(glyphs: list[int], stats: np.ndarray, scale: Scale,
             overlap = min(a[3], b[3]) - max(a[1], b[1])
             # Dots and commas overlap a letter's lower half only.
             if overlap >= 0.3 * min(a[3] - a[1], b[3] - b[1]):
-                parent[find(j)] = find(i)
+                join(i, j)
             elif _stacked(a, b, scale.stroke + 3, 1.1 * text_height):
-                parent[find(j)] = find(i)
+                # pieces of one glyph: the group stays a text line high (the dots of a
+                # dotted line under a word do not chain on downwards)
+                merged = _union([gbox[find(i)], gbox[find(j)]])
+                if merged[3] - merged[1] <= 1.1 * text_height:
+                    join(i, j)
             elif _underscore_beside(a, b, scale.stroke, text_height):
-                parent[find(j)] = find(i)
+                join(i, j)
     groups: dict[int, list[int]] = {}
     for i in glyphs:
         groups.setdefault(find(i), []).append(i)

@@ -6,11 +6,14 @@ import numpy as np
 from cvparse.assembly.graph import (
     TopoNode,
     _join_line_words,
+    _chain_edges,
     _stack_lines,
+    chains,
     split_through,
     topology_nodes,
 )
 from cvparse.connectors.elements import Connector, End
+from cvparse.pipeline import parse
 from cvparse.primitives.elements import Scale
 from cvparse.primitives.inventory import build_inventory, continued_sides
 
@@ -95,3 +98,100 @@ def test_gap_between_connectors_is_no_shape():
     assert box and continued_sides(box[0], raw.ink, raw.scale) == 0
     inv = build_inventory(rgb)
     assert [s.bbox[1] > 190 for s in inv.shapes] == [True]
+
+
+def _piece(pts, markers=("none", "none")) -> Connector:
+    """A straight or bent connector through ``pts`` with outward end directions."""
+    pts = np.asarray(pts, float)
+    d0 = pts[0] - pts[1]
+    d1 = pts[-1] - pts[-2]
+    return Connector(points=pts, ends=(
+        End(tuple(pts[0]), tuple(d0 / np.linalg.norm(d0)), marker=markers[0]),
+        End(tuple(pts[-1]), tuple(d1 / np.linalg.norm(d1)), marker=markers[1])))
+
+
+def test_line_broken_at_a_corner_is_one_edge():
+    # node 0 -> corner (gap of 4 px) -> node 1, head at node 1
+    a = _piece([[10, 50], [100, 50]])
+    b = _piece([[100, 46], [100, 150]], ("none", "arrow"))
+    far = _piece([[300, 10], [300, 90]])  # a loose line elsewhere joins nothing
+    ch = chains([a, b, far], [(0, None), (None, 1), (None, 2)], th=12)
+    assert len(ch) == 1 and ch[0].pieces == [0, 1]
+    (c, e), = _chain_edges(ch[0], [a, b, far], typical=2.0)
+    assert (e.source, e.target, e.directed) == ("n1", "n2", True)
+
+
+def test_forked_line_gives_an_edge_per_head_and_crossing_lines_stay_apart():
+    trunk = _piece([[10, 100], [60, 100]])
+    up = _piece([[62, 100], [62, 20]], ("none", "arrow"))
+    down = _piece([[62, 101], [62, 180]], ("none", "arrow"))
+    ch = chains([trunk, up, down], [(0, None), (None, 1), (None, 2)], th=12)
+    assert len(ch) == 1
+    edges = {(e.source, e.target, e.directed)
+             for _, e in _chain_edges(ch[0], [trunk, up, down], typical=2.0)}
+    assert edges == {("n1", "n2", True), ("n1", "n3", True)}
+    # Loose ends far apart (more than the gap a corner leaves) stay separate.
+    apart = chains([trunk, _piece([[90, 100], [90, 20]])], [(0, None), (None, 1)], th=12)
+    assert apart == []
+
+
+def test_gap_between_crossing_lines_with_text_read_in_it_is_no_node():
+    img, draw = canvas(420, 300)
+    for y in (80, 150):
+        draw.line([(20, y), (400, y)], fill=(0, 0, 0), width=2)
+    for x in (150, 260):
+        draw.line([(x, 20), (x, 280)], fill=(0, 0, 0), width=2)
+    draw.text((185, 105), "oF", fill=(0, 0, 0), font=font(16))  # junk read in the gap
+    draw.rectangle([20, 200, 120, 250], outline=(0, 0, 0), width=2)
+    draw.text((35, 215), "Billing", fill=(0, 0, 0), font=font(16))
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    assert any(s.bbox[1] < 150 and s.bbox[0] > 140 for s in inv.shapes)  # the gap is a shape
+    assert [n.label for n in topology_nodes(inv)] == ["Billing"]
+
+
+def test_icon_box_does_not_take_in_a_connector_ending_beside_it():
+    img, draw = canvas(460, 200)
+    draw.line([(240, 40), (270, 70), (300, 40)], fill=(30, 30, 120), width=3)  # a "V" icon
+    draw.line([(240, 70), (300, 70)], fill=(30, 30, 120), width=3)
+    draw.text((246, 80), "Relay", fill=(0, 0, 0), font=font(16))
+    draw.line([(440, 77), (282, 77)], fill=(0, 0, 0), width=2)  # ends under the icon
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    icon = next(n for n in topology_nodes(inv) if n.label == "Relay")
+    assert icon.bbox[0] <= 242 and icon.bbox[2] <= 304
+
+
+def test_lone_letter_in_a_strip_between_lines_is_no_node():
+    img, draw = canvas(420, 260)
+    draw.line([(20, 100), (400, 100)], fill=(0, 0, 0), width=2)  # two lines running on,
+    draw.line([(20, 140), (400, 140)], fill=(0, 0, 0), width=2)
+    draw.line([(150, 100), (150, 140)], fill=(0, 0, 0), width=2)  # closed off between
+    draw.line([(250, 100), (250, 140)], fill=(0, 0, 0), width=2)
+    draw.text((193, 110), "K", fill=(0, 0, 0), font=font(16))
+    draw.rectangle([160, 190, 200, 230], outline=(0, 0, 0), width=2)  # a real one-letter box
+    draw.text((174, 201), "Q", fill=(0, 0, 0), font=font(16))
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    assert any(s.label.strip() == "K" for s in inv.shapes)
+    assert [n.label for n in topology_nodes(inv)] == ["Q"]
+
+
+def test_head_where_a_line_runs_on_through_an_icon_is_read():
+    img, draw = canvas(520, 200)
+    for x0, label in ((30, "Alpha"), (400, "Gamma")):
+        draw.rectangle([x0, 40, x0 + 90, 80], outline=(0, 0, 0), width=2)
+        draw.text((x0 + 18, 52), label, fill=(0, 0, 0), font=font(16))
+    draw.rectangle([245, 45, 275, 75], outline=(30, 30, 120), width=3)  # an icon
+    draw.line([(250, 50), (270, 70)], fill=(30, 30, 120), width=3)
+    draw.text((240, 84), "Hub", fill=(0, 0, 0), font=font(16))
+    # one straight line through the icon, a head where its left part meets the icon
+    draw.line([(120, 60), (400, 60)], fill=(0, 0, 0), width=2)
+    draw.polygon([(243, 60), (229, 54), (229, 66)], fill=(0, 0, 0))
+    doc = parse(to_array(img), kind="topology").document
+    label = {n.id: n.label for n in doc.nodes}
+    edges = {(label[e.source], label[e.target], e.directed) for e in doc.edges}
+    assert edges == {("Alpha", "Hub", True), ("Hub", "Gamma", False)}

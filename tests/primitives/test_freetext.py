@@ -1,0 +1,82 @@
+"""Free words beside connectors: arrowheads, dashes and dots that touch a label are not
+part of it."""
+
+import numpy as np
+
+from cvparse.primitives.elements import Scale
+from cvparse.primitives.freetext import free_words, glyph_components, group_words
+from cvparse.primitives.inventory import build_inventory
+
+from .synth import canvas, font, to_array
+
+
+def _words(rgb):
+    inv = build_inventory(rgb, ocr=False)
+    words, _ = free_words(rgb, inv.ink, inv.shapes, inv.scale, inv.background)
+    return words, inv.scale
+
+
+def _word_at(words, x, y):
+    return next(w for w in words if w.bbox[0] <= x <= w.bbox[2] and w.bbox[1] <= y <= w.bbox[3])
+
+
+def test_filled_head_on_a_dashed_line_is_no_letter():
+    img, draw = canvas(360, 200)
+    draw.text((160, 80), "Server", fill=(0, 0, 0), font=font(18))
+    # a dashed line whose last dash runs into a filled arrowhead, tip at the label
+    tip = np.array([157.0, 90.0])
+    d = np.array([1.0, -0.6]) / np.hypot(1.0, 0.6)
+    n = np.array([-d[1], d[0]])
+    for k in range(4, 12, 2):
+        a, b = tip - d * (k * 8), tip - d * (k * 8 - 8)
+        draw.line([tuple(a), tuple(b)], fill=(60, 60, 60), width=2)
+    draw.line([tuple(tip - d * 16), tuple(tip - d * 8)], fill=(60, 60, 60), width=2)
+    base = tip - d * 11
+    draw.polygon([tuple(tip), tuple(base + n * 5), tuple(base - n * 5)], fill=(60, 60, 60))
+    words, scale = _words(to_array(img))
+    word = _word_at(words, 170, 90)
+    assert word.bbox[0] >= 158  # starts at the S, not at the head left of it
+    assert word.bbox[3] - word.bbox[1] <= 1.1 * scale.text_height
+
+
+def test_dotted_line_under_a_word_does_not_join_it():
+    img, draw = canvas(300, 220)
+    draw.text((100, 60), "Server", fill=(0, 0, 0), font=font(16))
+    draw.line([(20, 200), (280, 200)], fill=(0, 0, 0), width=2)  # a plain line elsewhere
+    bottom = int(np.nonzero(to_array(img)[:190, 100:160, 0].min(axis=1) < 128)[0].max())
+    for y in range(bottom + 2, 180, 6):  # dots leaving the word's baseline downwards
+        draw.rectangle([124, y, 126, y + 2], fill=(80, 40, 120))
+    words, scale = _words(to_array(img))
+    word = _word_at(words, 110, 70)
+    assert word.bbox[3] - word.bbox[1] <= 1.6 * scale.text_height  # no chain of dots
+
+
+def test_open_head_beyond_the_straight_run_is_taken_with_the_line():
+    # the line's straight run stops short of the head's point (its thick last stretch
+    # blends into the sides); the head is still taken out with the line
+    mask = np.zeros((60, 120), bool)
+    mask[29:32, 30:110] = True             # the line, three pixels thick
+    for t in range(0, 12):                 # the two sides of an open head at x = 18
+        mask[30 - t // 2 - 1:30 - t // 2 + 1, 18 + t] = True
+        mask[30 + t // 2:30 + t // 2 + 2, 18 + t] = True
+    mask[29:32, 18:30] = True              # the shaft runs on to the point
+    glyph = np.zeros((60, 120), bool)
+    glyph[24:36, 8:13] = True              # a letter left of the point
+    scale = Scale(stroke=3.0, text_height=14.0)
+    labels, glyphs, stats, lines, _ = glyph_components(mask | glyph, [], scale)
+    words = group_words(glyphs, stats, scale)
+    assert lines[30, 20] and lines[25, 28]
+    assert [w.bbox for w in words] == [(8, 24, 13, 36)]
+
+
+def test_head_sides_must_leave_the_line_and_the_point_lies_on_along_it():
+    from cvparse.primitives.freetext import _clear_of_line, _run_on
+
+    tip, back = (50, 30), (10, 0)  # the line runs on to the right of its end
+    assert not _clear_of_line(tip, back, [(57, 31), (57, 29)], clear=3.5)  # in the line
+    assert _clear_of_line(tip, back, [(60, 36), (60, 24)], clear=3.5)
+    assert not _clear_of_line(tip, back, [], clear=3.5)
+    near = np.zeros((60, 100), bool)
+    near[29:32, 40:90] = True
+    assert _run_on(near, (50, 30), back, reach=20) == (40, 30)
+    assert _run_on(near, (50, 30), back, reach=4) == (46, 30)
