@@ -114,7 +114,9 @@ def fixture_masks(family: str, set_dir: Path, limit: int | None):
 
     items = select_items(set_dir)
     for it in items[:limit] if limit else items:
-        inv = build_inventory(load_image(it.image), ocr=False)
+        rgb = load_image(it.image)
+        inv = build_inventory(rgb, ocr=False)
+        inv.image = rgb  # as the pipeline does: the tracer reads label plates' colours
         yield f"{family}/{it.stem}", inv, connector_mask(inv)
 
 

@@ -58,17 +58,81 @@ def end_target(labels: np.ndarray, point: tuple[float, float],
     return None
 
 
+def landed_reach(inv: Inventory) -> float:
+    """How far beyond its last pixel an end stopping on another line may point at a shape:
+    a line crossing it right at a node's border cuts off its last stroke widths (the
+    crossing line's width, the margin cleared round the shape, the skeleton's retreat)."""
+    return 3.0 * inv.scale.stroke + 4
+
+
 def attach_ends(inv: Inventory, connectors: list[Connector],
                 phantoms: set[int] | None = None) -> None:
-    """Set ``node`` on every connector end that touches or points at a shape nearby."""
+    """Set ``node`` on every connector end that touches or points at a shape nearby, and
+    on ends merging into another connector (see ``merge_ends``)."""
     labels = shape_label_map(inv, attach_grow(inv), phantoms)
     reach = attach_reach(inv)
+    near = landed_reach(inv)
     for conn in connectors:
         for end in conn.ends:
             # an end stopping on another line (T-junction) points at that line, not at
-            # whatever shape lies beyond it: it attaches only to a shape it touches
+            # whatever shape lies well beyond it: it attaches only to a shape right there
             end.node = end_target(labels, end.point, end.direction,
-                                  0 if end.on_connector is not None else reach)
+                                  near if end.on_connector is not None else reach)
+    merge_ends(connectors, 3 * inv.scale.stroke + 4, 2 * inv.scale.text_height)
+
+
+def merge_ends(connectors: list[Connector], span: float, run: float, cos: float = 0.9
+               ) -> None:
+    """Ends that run into another connector at a shallow angle share its way on.
+
+    Curved links into (or out of) one node often converge and run on as one stroke: the
+    branch that loses the junction ends on the other line, pointing along it.  Such an
+    end takes the node and the marker of the other line's end it flows towards (the
+    junction itself holds no head: what looks like one there is the two strokes merging).
+    Both the branch and the shared stretch run on for at least ``run`` pixels: a stub
+    touching a line next to its end is debris, not a merge.  Ends meeting a line across
+    (T-junctions, trees of lines) keep none.
+    """
+    for _ in range(len(connectors)):
+        changed = False
+        for conn in connectors:
+            for end in conn.ends:
+                if end.node is not None or end.on_connector is None:
+                    continue
+                other = connectors[end.on_connector]
+                side, shared = _flows_to(other.points, end.point, end.direction, span, cos)
+                if (side is None or other.ends[side].node is None or shared < run
+                        or conn.length < run):
+                    continue
+                end.node = other.ends[side].node
+                end.marker = other.ends[side].marker
+                changed = True
+        if not changed:
+            return
+
+
+def _flows_to(points: np.ndarray, point: tuple[float, float], direction: tuple[float, float],
+              span: float, cos: float) -> tuple[int | None, float]:
+    """Which end of polyline ``points`` (0 or 1) a line arriving at ``point`` heading
+    ``direction`` runs on towards (``None`` if it meets the polyline at a steep angle),
+    and how far along the polyline that end is."""
+    if len(points) < 2:
+        return None, 0.0
+    d = np.linalg.norm(points - np.asarray(point, np.float64), axis=1)
+    k = int(np.argmin(d))
+    arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(points, axis=0), axis=1))])
+    lo = min(len(points) - 1, int(np.searchsorted(arc, arc[k] - span)))
+    hi = min(len(points) - 1, int(np.searchsorted(arc, arc[k] + span)))
+    t = points[hi] - points[lo]
+    n = float(np.linalg.norm(t))
+    if n == 0:
+        return None, 0.0
+    c = float(t @ np.asarray(direction, np.float64)) / n
+    if c >= cos:
+        return 1, float(arc[-1] - arc[k])
+    if c <= -cos:
+        return 0, float(arc[k])
+    return None, 0.0
 
 
 def _touches(inv: Inventory, i: int, j: int, gap: int) -> bool:

@@ -1,14 +1,20 @@
 """Trace connectors: connector mask -> skeleton -> walked paths -> repaired polylines.
 
-Repairs, all scaled to the stroke width: short spurs (arrowhead corners, serifs of the
-skeleton) are pruned; at a junction the branches are paired by direction continuity, so
-two lines that cross stay two lines, except where lines converge on a shape (a pruned
-spur touched it): there only straight-through branches pair; a branch left unpaired at
-a junction ends there and is reported as landing on the other connector; collinear
-pieces separated by a short gap (dashed and dotted lines, dots chained one by one) are
-bridged and the connector marked dashed or dotted; facing ends are also joined across a
-free text box or, for long free lines, across an unread label; no gap is bridged across
-a shape.  Phantom shapes (areas closed off by connectors) are traced through.
+Repairs, all scaled to the stroke width: edge labels set on a pale plate over a line
+are cleared first; short spurs (arrowhead corners, serifs of the skeleton) are pruned,
+but a junction keeps its longest branch (a stub left between a label and its arrowhead);
+two three-way junctions joined by a short stretch are one shallow crossing; at a
+junction the branches are paired by direction continuity, so two lines that cross stay
+two lines, except where lines converge on a shape (a pruned spur touched it, or the
+junction lies next to a shape): there only straight-through branches pair; a branch
+left unpaired at a junction ends there and is reported as landing on the other
+connector; collinear pieces separated by a short gap (dashed and dotted lines, dots
+chained one by one, noise specks left out) are bridged and the connector marked dashed
+or dotted; facing ends are also joined across a free text box or label plate (a stub
+only has to lie ahead) or, for long free lines, across an unread label; no gap is
+bridged across a shape; two halves of a line cut by a shallow crossing, both landing on
+the crossing line and facing each other, are joined.  Phantom shapes (areas closed off
+by connectors) are traced through.
 """
 
 from __future__ import annotations
@@ -20,22 +26,33 @@ import numpy as np
 from skimage.morphology import skeletonize
 
 from ..primitives.elements import Inventory
+from ..primitives.paper import colour_distance
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
 from .elements import Connector, End
 
 
 def _text_mask(inv: Inventory, phantoms: set[int]) -> np.ndarray | None:
-    """The inventory's text ink, less the inside of phantom shapes: everything drawn in a
-    "shape" is taken for its text, but a phantom holds connectors, not a label."""
-    if inv.text_mask is None or not phantoms:
+    """The inventory's text ink, less the inside of phantom shapes (everything drawn in a
+    "shape" is taken for its text, but a phantom holds connectors, not a label) and less
+    lines between two nodes read as a letter (``_line_read_as_text``)."""
+    misread = [t.bbox for t in inv.texts
+               if _line_read_as_text(inv, t.text, t.bbox, _clear_pad(inv))]
+    if inv.text_mask is None or not (phantoms or misread):
         return inv.text_mask
     text = inv.text_mask.copy()
     for k in phantoms:
         r = inv.shapes[k].interior
         x1, y1, x2, y2 = r.bbox
         text[y1:y2, x1:x2] &= ~r.filled.astype(bool)
+    for x1, y1, x2, y2 in misread:
+        text[y1:y2, x1:x2] = False
     return text
+
+
+def _clear_pad(inv: Inventory) -> int:
+    """Margin cleared round every shape in the connector mask."""
+    return int(round(inv.scale.stroke)) + 2
 
 
 def _remove_shapes(mask: np.ndarray, inv: Inventory, pad: int, outer: bool,
@@ -57,9 +74,144 @@ def _remove_shapes(mask: np.ndarray, inv: Inventory, pad: int, outer: bool,
         cx2, cy2 = min(w, x2 + pad), min(h, y2 + pad)
         mask[cy1:cy2, cx1:cx2] &= ~grown[cy1 - gy1:cy2 - gy1, cx1 - gx1:cx2 - gx1]
     for t in inv.texts:
+        if _line_read_as_text(inv, t.text, t.bbox, _clear_pad(inv)):
+            continue
         x1, y1, x2, y2 = t.bbox
         mask[y1:y2, x1:x2] = False
     return mask
+
+
+def _line_read_as_text(inv: Inventory, text: str, box, gap: float) -> bool:
+    """True for a "word" of one or two characters whose box reaches from one shape to
+    another: a short line between two nodes read as ``I`` or ``l``, not text to clear."""
+    if len(text.replace(" ", "")) > 2:
+        return False
+    x1, y1, x2, y2 = box
+    touching = sum(s.bbox[0] <= x2 + gap and s.bbox[2] >= x1 - gap
+                   and s.bbox[1] <= y2 + gap and s.bbox[3] >= y1 - gap for s in inv.shapes)
+    return touching >= 2
+
+
+def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
+    """Boxes of edge labels drawn on a pale plate over a line (outside every shape).
+
+    The plate hides the line under it and, being ink, would join the line and the
+    letters into one blob.  A plate is a flat pale tint (less than half the contrast of
+    the strongest ink, measured against the paper around it at label scale) far thicker
+    than a line and about a text line high, with darker ink (its letters) on it, no
+    outline round it and paper of another colour all round it.
+    """
+    if inv.image is None or not inv.ink.any():
+        return []
+    h, w = inv.ink.shape
+    dist = colour_distance(inv.image, _local_paper(inv))
+    top = float(np.percentile(dist[inv.ink], 95))
+    strong = dist > 0.5 * top
+    # a wide plate's tint is not all ink (ink is measured against a finer paper map):
+    # take every pixel visibly off the paper around it
+    pale = (inv.ink | (dist > max(12.0, 0.05 * top))) & ~strong
+    for shape in inv.shapes:  # node fills are tinted too
+        x1, y1, x2, y2 = shape.bbox
+        pale[y1:y2, x1:x2] = False
+    r = int(round(inv.scale.stroke)) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    # closing fills the letters in; opening drops thin pale ink (anti-aliased edges)
+    core = cv2.morphologyEx(pale.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+    core = cv2.morphologyEx(core, cv2.MORPH_OPEN, kernel)
+    contours, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    th = inv.scale.text_height
+    out = []
+    for contour in contours:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if not 0.6 * th <= bh <= 4 * th or bw < th:
+            continue
+        part = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(part, [contour], -1, 1, cv2.FILLED, offset=(-x, -y))
+        part = part.astype(bool) & core[y:y + bh, x:x + bw].astype(bool)
+        if part.sum() < 0.6 * bw * bh:
+            continue
+        cx, cy = x + bw / 2, y + bh / 2
+        if any(s.bbox[0] <= cx <= s.bbox[2] and s.bbox[1] <= cy <= s.bbox[3]
+               for s in inv.shapes):
+            continue
+        tint = part & ~strong[y:y + bh, x:x + bw]
+        if tint.sum() < 0.6 * part.sum() or not strong[y:y + bh, x:x + bw].any():
+            continue
+        colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][tint],
+                               dist[y:y + bh, x:x + bw][tint])
+        if colour is None or _tint_around(inv.image, strong, (x, y, x + bw, y + bh), colour, r):
+            continue
+        out.append((max(0, x - 1), max(0, y - 1), min(w, x + bw + 1), min(h, y + bh + 1)))
+    return out
+
+
+def _local_paper(inv: Inventory, step: int = 4) -> np.ndarray:
+    """Paper colour around every pixel at the scale of a label (several text lines), so a
+    plate inside a tinted group frame stands out from the frame's fill, not the page's.
+
+    Node fills are no paper (they would tint the gaps between nodes): every shape is
+    painted over in the paper colour just around it first.  A median on a ``step`` times
+    smaller copy keeps it cheap.
+    """
+    h, w = inv.image.shape[:2]
+    sw, sh = max(1, w // step), max(1, h // step)
+    small = cv2.resize(inv.image, (sw, sh), interpolation=cv2.INTER_AREA)
+    page = small.copy()
+    for shape in inv.shapes:
+        x1, y1, x2, y2 = (int(v) // step for v in shape.bbox)
+        x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
+        a, b, c, d = max(0, x1 - 1), max(0, y1 - 1), min(sw, x2 + 1), min(sh, y2 + 1)
+        ring = np.ones((d - b, c - a), bool)
+        ring[y1 - b:y2 - b, x1 - a:x2 - a] = False
+        around = small[b:d, a:c][ring]
+        page[y1:y2, x1:x2] = np.median(around, axis=0) if len(around) else inv.background
+    k = min(max(3, int(8 * inv.scale.text_height / step) | 1), (min(sw, sh) - 1) | 1)
+    if k >= 3:
+        page = cv2.medianBlur(page, k)
+    return cv2.resize(page, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def _grow_plates(plates: list, texts: list) -> list:
+    """Each plate grown to cover the text boxes overlapping it (a piece of the line under
+    the label read as a letter): a line is bridged across the whole label at once."""
+    out = []
+    for x1, y1, x2, y2 in plates:
+        for a, b, c, d in texts:
+            if a <= x2 and c >= x1 and b <= y2 and d >= y1:
+                x1, y1, x2, y2 = min(x1, a), min(y1, b), max(x2, c), max(y2, d)
+        out.append((x1, y1, x2, y2))
+    return out
+
+
+def _uniform_tint(colours: np.ndarray, dist: np.ndarray, noise: float = 12.0
+                  ) -> np.ndarray | None:
+    """The colour most of these pixels share (within JPEG ``noise``) if it is clearly off
+    the paper: a plate's flat fill, not the colour fringes around dark lines; else None."""
+    if len(colours) == 0 or float(np.median(dist)) < 2 * noise:
+        return None
+    centre = np.median(colours.astype(np.float32), axis=0)
+    if float((np.linalg.norm(colours - centre, axis=1) < noise).mean()) < 0.6:
+        return None
+    return centre
+
+
+def _tint_around(rgb: np.ndarray, strong: np.ndarray, box, colour: np.ndarray, width: int,
+                 noise: float = 12.0) -> bool:
+    """True if the plate's colour runs on just outside its box (the edge of a tinted area,
+    a group frame's fill, rather than a plate set on the paper), or if a dark border runs
+    round it (a box drawn with an outline, such as a class box, is no label plate)."""
+    h, w = strong.shape
+    x1, y1, x2, y2 = box
+    a, b, c, d = max(0, x1 - width), max(0, y1 - width), min(w, x2 + width), min(h, y2 + width)
+    sides = (strong[b:y1, x1:x2], strong[y2:d, x1:x2], strong[y1:y2, a:x1], strong[y1:y2, x2:c])
+    if sum(side.size > 0 and float(side.any(axis=0 if k < 2 else 1).mean()) > 0.5
+           for k, side in enumerate(sides)) >= 3:
+        return True
+    ring = np.ones((d - b, c - a), bool)
+    ring[y1 - b:y2 - b, x1 - a:x2 - a] = False
+    around = rgb[b:d, a:c][ring & ~strong[b:d, a:c]].astype(np.float32)
+    return bool(len(around)) and float(
+        (np.linalg.norm(around - colour, axis=1) < noise).mean()) > 0.3
 
 
 def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
@@ -74,7 +226,7 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
     text = _text_mask(inv, phantoms)
     if text is not None:
         mask &= ~text
-    pad = int(round(inv.scale.stroke)) + 2
+    pad = _clear_pad(inv)
     h, w = mask.shape
     for x1, y1, x2, y2 in boxes:
         mask[max(0, y1 - pad):min(h, y2 + pad + 1), max(0, x1 - pad):min(w, x2 + pad + 1)] = False
@@ -163,8 +315,10 @@ def _prune_spurs(pieces: list[_Piece], min_len: float, near_shape: np.ndarray | 
                  ) -> tuple[list[_Piece], set[int]]:
     """Drop short pieces hanging off a junction by a free end, until none is left.
 
-    Returns the pieces left and the junctions that lost a spur touching a shape
-    (``near_shape``): lines meeting there converge on that shape.
+    A junction whose branches are all such pieces keeps its longest one: the stub of a
+    line cut short (by a label) just before its arrowhead.  Returns the pieces left and
+    the junctions that lost a spur touching a shape (``near_shape``): lines meeting
+    there converge on that shape.
     """
     docked: set[int] = set()
     while True:
@@ -172,10 +326,20 @@ def _prune_spurs(pieces: list[_Piece], min_len: float, near_shape: np.ndarray | 
         for p in pieces:
             deg[p.a] = deg.get(p.a, 0) + 1
             deg[p.b] = deg.get(p.b, 0) + 1
+        hang: dict[int, list[int]] = {}  # junction -> spurs hanging off it
+        for k, p in enumerate(pieces):
+            if p.length < min_len and deg[p.a] == 1 and deg[p.b] >= 3:
+                hang.setdefault(p.b, []).append(k)
+            elif p.length < min_len and deg[p.b] == 1 and deg[p.a] >= 3:
+                hang.setdefault(p.a, []).append(k)
+        spurs = set()
+        for v, ks in hang.items():
+            if len(ks) == deg[v]:
+                ks = sorted(ks, key=lambda k: pieces[k].length)[:-1]
+            spurs.update(ks)
         keep = []
-        for p in pieces:
-            spur = p.length < min_len and (
-                (deg[p.a] == 1 and deg[p.b] >= 3) or (deg[p.b] == 1 and deg[p.a] >= 3))
+        for k, p in enumerate(pieces):
+            spur = k in spurs
             if not spur:
                 keep.append(p)
             elif near_shape is not None:
@@ -185,6 +349,46 @@ def _prune_spurs(pieces: list[_Piece], min_len: float, near_shape: np.ndarray | 
         if len(keep) == len(pieces):
             return keep, docked
         pieces = keep
+
+
+def _contract_crossings(pieces: list[_Piece], max_len: float, docked: set[int]
+                        ) -> tuple[list[_Piece], set[int]]:
+    """Two lines crossing at a shallow angle share a short stretch of skeleton between two
+    three-way junctions: drop that stretch and make the two junctions one four-way
+    crossing, so each line runs straight on through it."""
+    while True:
+        deg: dict[int, int] = {}
+        for p in pieces:
+            deg[p.a] = deg.get(p.a, 0) + 1
+            deg[p.b] = deg.get(p.b, 0) + 1
+        short = next((k for k, p in enumerate(pieces)
+                      if p.a != p.b and p.length <= max_len and deg[p.a] == 3 and deg[p.b] == 3
+                      and not _parallel_pair(pieces, p.a, p.b)), None)
+        if short is None:
+            return pieces, docked
+        a, b = pieces[short].a, pieces[short].b
+        pieces = [p for k, p in enumerate(pieces) if k != short]
+        for p in pieces:
+            p.a = a if p.a == b else p.a
+            p.b = a if p.b == b else p.b
+        if b in docked:
+            docked = docked | {a}
+
+
+def _vertices_on(pieces: list[_Piece], area: np.ndarray) -> set[int]:
+    """Vertices lying in ``area`` (next to a shape): lines meeting there (two arrowheads
+    side by side on one node) are docked, not one line turning back."""
+    out = set()
+    for p in pieces:
+        for v, q in ((p.a, p.pts[0]), (p.b, p.pts[-1])):
+            if area[int(q[1]), int(q[0])]:
+                out.add(v)
+    return out
+
+
+def _parallel_pair(pieces: list[_Piece], a: int, b: int) -> bool:
+    """True if another piece also joins vertices ``a`` and ``b`` (a loop, not a crossing)."""
+    return sum({p.a, p.b} == {a, b} for p in pieces) > 1
 
 
 def _chain(pieces: list[_Piece], span: float, docked: set[int] = frozenset()
@@ -273,10 +477,14 @@ def _facing(pts: np.ndarray, dirs: np.ndarray, p: int, q: int, cos: float
     return dist
 
 
-def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float
-                 ) -> list[tuple[float, int, int]]:
+def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float,
+                 stub: np.ndarray | None = None) -> list[tuple[float, int, int]]:
     """End pairs facing each other across one free text box (a label drawn over a line,
-    or a piece of line misread as a letter): ``(gap, end, end)`` candidates."""
+    or a piece of line misread as a letter): ``(gap, end, end)`` candidates.
+
+    An end of a ``stub`` (a line too short to have a direction: the rest of a line
+    between a label and its arrowhead) only has to lie straight ahead of the other end.
+    """
     out = []
     for x1, y1, x2, y2 in boxes:
         inside = np.flatnonzero((pts[:, 0] >= x1 - pad) & (pts[:, 0] <= x2 + pad)
@@ -287,9 +495,21 @@ def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float
                 if p // 2 == q // 2:
                     continue
                 dist = _facing(pts, dirs, p, q, 0.5)
+                if dist is None and stub is not None and stub[p] != stub[q]:
+                    dist = _ahead(pts, dirs, q, p) if stub[p] else _ahead(pts, dirs, p, q)
                 if dist is not None:
                     out.append((dist, p, q))
     return out
+
+
+def _ahead(pts: np.ndarray, dirs: np.ndarray, p: int, q: int, cos: float = 0.9
+           ) -> float | None:
+    """Distance from end ``p`` to point ``q`` if ``q`` lies straight ahead of ``p``."""
+    gap = pts[q] - pts[p]
+    dist = float(np.linalg.norm(gap))
+    if dist == 0 or float(gap @ dirs[p]) / dist < cos:
+        return None
+    return dist
 
 
 def _across_labels(pts: np.ndarray, dirs: np.ndarray, free: np.ndarray, reach: float,
@@ -341,7 +561,7 @@ def _text_sized_between(ink: np.ndarray | None, p: np.ndarray, q: np.ndarray,
 def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: float = 3.0,
                  blocked: np.ndarray | None = None, texts=(), text_pad: float = 0.0,
                  near_shape: np.ndarray | None = None, label_gap: float = 0.0,
-                 ink: np.ndarray | None = None, text_height: float = 0.0
+                 ink: np.ndarray | None = None, text_height: float = 0.0, plates=()
                  ) -> tuple[list[np.ndarray], list[int]]:
     """Join collinear lines whose ends face each other across a short gap.
 
@@ -350,8 +570,9 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: flo
     must not cross a ``blocked`` area (a node: a line ending on both sides of a node is
     two connectors).  Ends facing each other across a free text box (``texts``, grown by
     ``text_pad``) are joined whatever the gap, and so are free ends (off ``near_shape``)
-    facing each other up to ``label_gap`` apart.  Returns the joined lines and, per line,
-    how many gaps were bridged inside it.
+    facing each other up to ``label_gap`` apart.  Across a label plate (``plates``) a
+    stub too short to have a direction only has to lie ahead of the other end.  Returns
+    the joined lines and, per line, how many gaps were bridged inside it.
     """
     from scipy.spatial import cKDTree
 
@@ -360,6 +581,11 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: flo
     pts = np.array([l[0] if e == 0 else l[-1] for l in lines for e in (0, 1)])
     dirs = np.array([_direction(l if e == 0 else l[::-1], span) for l in lines for e in (0, 1)])
     cands = []
+    free = np.ones(len(pts), bool)  # ends off every shape's surroundings
+    if near_shape is not None:
+        h, w = near_shape.shape
+        ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
+        free = ~near_shape[ix[:, 1], ix[:, 0]]
     for p, q in cKDTree(pts).query_pairs(max_gap):
         if p // 2 == q // 2:
             continue
@@ -367,21 +593,26 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: flo
         dist = float(np.linalg.norm(gap))
         if dist == 0:
             continue
-        if float(dirs[p] @ dirs[q]) > -0.8:
+        # across a gap of a few pixels the offset's own direction means little: the
+        # ends must be opposed; across a wider one each end must point along the gap.
+        # Away from shapes a curve's two ends may be less than opposed (its chord lies
+        # between them); next to a node, lines converging on it are not one line
+        bend = -0.6 if dist > 2 * tiny and free[p] and free[q] else -0.8
+        if float(dirs[p] @ dirs[q]) > bend:
             continue
-        # across a gap of a few pixels the offset's own direction means little
         if dist > 2 * tiny and (float(gap @ dirs[p]) / dist < 0.8
+                                or float(-gap @ dirs[q]) / dist < 0.8
                                 or _crosses(blocked, pts[p], pts[q])):
             continue
         cands.append((dist, p, q))
+    stub = np.repeat([_length(l) < span for l in lines], 2)
     cands.extend(_across_text(pts, dirs, texts, text_pad))
+    cands.extend(_across_text(pts, dirs, plates, text_pad, stub))
     if near_shape is not None and label_gap > max_gap:
-        h, w = near_shape.shape
-        ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
         # letters of the label itself are traced too: only real line pieces take part
         long = np.repeat([_length(l) >= 2 * max_gap for l in lines], 2)
-        free = ~near_shape[ix[:, 1], ix[:, 0]] & long
-        cands.extend(_across_labels(pts, dirs, free, label_gap, blocked, ink, text_height))
+        cands.extend(_across_labels(pts, dirs, free & long, label_gap, blocked, ink,
+                                    text_height))
     link: dict[int, int] = {}
     for _, p, q in sorted(cands):
         if p not in link and q not in link:
@@ -534,6 +765,10 @@ def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> n
             if abs(float(v @ axes[i])) > 0.9 and abs(float(v @ axes[j])) > 0.9:
                 cv2.line(out, tuple(int(round(c)) for c in pts[i]),
                          tuple(int(round(c)) for c in pts[j]), 1, 1)
+    if len(dots) >= 3:
+        # a speck of noise next to a dotted line would win a dot's pairing and cut it
+        area = stats[[d[2] for d in dots], cv2.CC_STAT_AREA]
+        dots = [d for d, a in zip(dots, area) if a >= 0.3 * float(np.median(area))]
     centres = np.array([d[:2] for d in dots], np.float64).reshape(-1, 2)
     width = max(1, int(round(stroke)))
     pairs = _chain_dots(centres, 3 * stroke + 6)
@@ -567,6 +802,12 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     """
     if mask is None:
         mask = connector_mask(inv)
+    # edge labels on plates are cleared from the mask and crossed like text boxes
+    plates = label_plates(inv)
+    if plates:
+        mask = mask.copy()
+        for x1, y1, x2, y2 in plates:
+            mask[y1:y2, x1:x2] = False
     stroke = inv.scale.stroke
     span = 3 * stroke + 4
     phantoms = phantom_shapes(inv)
@@ -574,11 +815,15 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     targets = shape_label_map(inv, attach_grow(inv), phantoms)
     pieces, docked = _prune_spurs(_pieces(_join_dashes(mask, stroke, inv.scale.text_height)),
                                   2.5 * stroke + 6, targets > 0)
+    docked = docked | _vertices_on(pieces, targets > 0)
+    pieces, docked = _contract_crossings(pieces, 2 * span, docked)
     lines = _chain(pieces, span, docked)
+    texts = [t.bbox for t in inv.texts]
     lines, gaps = _bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span,
-                               stroke + 1, blocked, [t.bbox for t in inv.texts],
+                               stroke + 1, blocked, texts,
                                2 * stroke + 0.3 * inv.scale.text_height, targets > 0,
-                               6 * inv.scale.text_height, inv.ink, inv.scale.text_height)
+                               6 * inv.scale.text_height, inv.ink, inv.scale.text_height,
+                               _grow_plates(plates, texts))
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     floor = 3 * stroke + 4
@@ -601,7 +846,68 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         style = _style(near[ys, xs], n_gaps, length, stroke)
         out.append(Connector(points=line, ends=ends, style=style, width=width))
     _mark_landings(out, stroke + 2)
+    if _join_crossings(out, 2 * inv.scale.text_height, blocked):
+        for c in out:
+            for e in c.ends:
+                e.on_connector = None
+        _mark_landings(out, stroke + 2)
     return out
+
+
+def _join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarray | None
+                    ) -> bool:
+    """Join the two halves of a line cut where another line crosses it at a shallow angle.
+
+    Both halves end on the crossing line (``on_connector``) and face each other across
+    it; the skeleton of two strokes meeting at a small angle is one blob there, so the
+    branches could not be paired.  Closest pairs first, each end once; ``connectors`` is
+    changed in place.  Returns whether anything was joined.
+    """
+    ends = [(i, e) for i, c in enumerate(connectors) for e in (0, 1)
+            if c.ends[e].on_connector is not None]
+    if len(ends) < 2:
+        return False
+    pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
+    # over a longer span than the ends' own: the tips bend along the crossing stroke
+    dirs = np.array([_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
+                                reach) for i, e in ends])
+    cands = []
+    for p in range(len(ends)):
+        for q in range(p + 1, len(ends)):
+            (i, e), (j, f) = ends[p], ends[q]
+            on = connectors[i].ends[e].on_connector
+            if i == j or on != connectors[j].ends[f].on_connector or on in (i, j):
+                continue
+            dist = _facing(pts, dirs, p, q, 0.8)
+            if dist is not None and dist <= reach and not _crosses(blocked, pts[p], pts[q]):
+                cands.append((dist, p, q))
+    link: dict[int, int] = {}
+    for _, p, q in sorted(cands):
+        i, j = ends[p][0], ends[q][0]
+        if all(x not in link for x in (p, q)) and i not in link.values() and j not in link:
+            link[p] = q
+    if not link:
+        return False
+    joined: dict[int, Connector] = {}
+    gone: set[int] = set()
+    for p, q in link.items():
+        (i, e), (j, f) = ends[p], ends[q]
+        joined[i] = _join(connectors[i], e, connectors[j], f)
+        gone.add(j)
+    connectors[:] = [joined.get(i, c) for i, c in enumerate(connectors) if i not in gone]
+    return True
+
+
+def _join(a: Connector, ea: int, b: Connector, eb: int) -> Connector:
+    """Connector ``a`` continued through its end ``ea`` by ``b`` from its end ``eb``."""
+    pa = a.points if ea == 1 else a.points[::-1]
+    pb = b.points if eb == 0 else b.points[::-1]
+    first, last = a.ends[1 - ea], b.ends[1 - eb]
+    la, lb = a.length, b.length
+    style = a.style if la >= lb else b.style
+    width = (a.width * la + b.width * lb) / max(la + lb, 1e-6)
+    return Connector(points=np.vstack([pa, pb]), ends=(first, last), style=style, width=width,
+                     colour=a.colour)
 
 
 def _mark_landings(connectors: list[Connector], tol: float) -> None:

@@ -83,3 +83,67 @@ def test_separate_boxes_are_never_phantoms():
     inv = build_inventory(rgb, ocr=False)
     assert len(inv.shapes) == 3
     assert phantom_shapes(inv) == set()
+
+
+def _merging_page(tangent: bool) -> np.ndarray:
+    """Two boxes joined by a straight line, and a line from a third box running into it,
+    either tangentially (a link merging into another) or at a right angle (a T)."""
+    rgb = _page(400, 220)
+    cv2.rectangle(rgb, (20, 120), (80, 180), INK, 2)
+    cv2.rectangle(rgb, (320, 120), (380, 180), INK, 2)
+    cv2.rectangle(rgb, (90, 20), (150, 60), INK, 2)
+    cv2.line(rgb, (81, 150), (319, 150), INK, 2)
+    if tangent:
+        t = np.linspace(0, 1, 60)[:, None]
+        p0, p1, p2 = np.array([120, 61]), np.array([150, 150]), np.array([260, 150])
+        curve = ((1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t ** 2 * p2).round()
+        cv2.polylines(rgb, [curve.astype(np.int32)], False, INK, 2)
+    else:
+        cv2.line(rgb, (120, 61), (120, 100), INK, 2)
+        cv2.line(rgb, (120, 100), (200, 100), INK, 2)
+        cv2.line(rgb, (200, 100), (200, 149), INK, 2)
+    return rgb
+
+
+def test_line_merging_tangentially_into_another_takes_its_far_end():
+    rgb = _merging_page(tangent=True)
+    inv = build_inventory(rgb, ocr=False)
+    conns = trace_connectors(inv)
+    # heads as the marker stage would read them: one on the trunk's right end, and a
+    # false one where the two strokes merge
+    for c in conns:
+        for e in c.ends:
+            e.marker = ("arrow" if e.point[0] > 300 else
+                        "filled_diamond" if e.on_connector is not None else "none")
+    attach_ends(inv, conns)
+    top, right = _shape_at(inv, 120, 40), _shape_at(inv, 350, 150)
+    branch = [c for c in conns if top in {e.node for e in c.ends}]
+    assert len(branch) == 1
+    assert {e.node for e in branch[0].ends} == {top, right}
+    # the merged end carries the trunk's head, the end at the top box none
+    assert {e.node: e.marker for e in branch[0].ends} == {top: "none", right: "arrow"}
+
+
+def test_line_ending_on_another_at_a_right_angle_takes_no_node():
+    rgb = _merging_page(tangent=False)
+    inv = build_inventory(rgb, ocr=False)
+    conns = trace_connectors(inv)
+    attach_ends(inv, conns)
+    top = _shape_at(inv, 120, 40)
+    branch = [c for c in conns if top in {e.node for e in c.ends}]
+    assert len(branch) == 1
+    assert None in {e.node for e in branch[0].ends}
+
+
+def test_line_cut_by_a_crossing_just_before_a_box_still_attaches():
+    rgb = _page(400, 220)
+    cv2.rectangle(rgb, (200, 100), (260, 160), INK, 2)
+    cv2.line(rgb, (40, 130), (199, 130), INK, 2)
+    cv2.line(rgb, (186, 20), (186, 200), INK, 2)  # crosses a few px off the box
+    inv = build_inventory(rgb, ocr=False)
+    conns = trace_connectors(inv)
+    attach_ends(inv, conns)
+    box = _shape_at(inv, 230, 130)
+    horizontal = [c for c in conns if np.ptp(c.points[:, 1]) < 5]
+    assert len(horizontal) == 1
+    assert box in {e.node for e in horizontal[0].ends}

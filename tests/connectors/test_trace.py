@@ -3,7 +3,10 @@
 import cv2
 import numpy as np
 
-from cvparse.connectors.trace import trace_connectors
+from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.trace import (_bridge_gaps, _chain, _join_crossings, _Piece,
+                                      _vertices_on, label_plates, trace_connectors)
+from cvparse.primitives.elements import TextItem
 from cvparse.primitives.inventory import build_inventory
 
 INK = (0, 0, 0)
@@ -117,3 +120,182 @@ def test_gap_bridging_does_not_jump_across_a_box():
     assert len(inv.shapes) == 1
     assert len(conns) == 2
     assert all(np.ptp(c.points[:, 0]) < 170 for c in conns)
+
+
+def test_lines_crossing_at_a_shallow_angle_stay_two_whole_lines():
+    rgb = _page(400, 200)
+    cv2.line(rgb, (20, 70), (380, 130), INK, 3)
+    cv2.line(rgb, (20, 130), (380, 70), INK, 3)
+    _, conns = _trace(rgb)
+    assert len(conns) == 2
+    down = [c for c in conns if _has_end(c, (20, 70)) and _has_end(c, (380, 130))]
+    up = [c for c in conns if _has_end(c, (20, 130)) and _has_end(c, (380, 70))]
+    assert len(down) == 1 and len(up) == 1
+
+
+def test_speck_of_noise_beside_a_dotted_line_does_not_cut_it():
+    rgb = _page()
+    for x in range(20, 280, 6):
+        cv2.rectangle(rgb, (x, 99), (x + 2, 101), INK, -1)
+    rgb[96, 151] = INK  # one stray dark pixel next to the dots
+    _, conns = _trace(rgb)
+    assert len(conns) == 1
+    assert conns[0].length > 240
+
+
+def _label_on_line(rgb, x1, y1, x2, y2, text="Yes"):
+    cv2.rectangle(rgb, (x1, y1), (x2, y2), (232, 232, 232), -1)
+    cv2.putText(rgb, text, (x1 + 3, y2 - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.4, INK, 1,
+                cv2.LINE_AA)
+
+
+def test_label_on_a_pale_plate_over_a_line_is_bridged():
+    rgb = _page(300, 300)
+    cv2.line(rgb, (150, 20), (150, 280), INK, 2)
+    _label_on_line(rgb, 134, 140, 168, 160)
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    plates = label_plates(inv)
+    assert len(plates) == 1
+    x1, y1, x2, y2 = plates[0]
+    assert x1 <= 136 and x2 >= 166 and y1 <= 142 and y2 >= 158
+    conns = trace_connectors(inv)
+    assert len(conns) == 1
+    assert _has_end(conns[0], (150, 20)) and _has_end(conns[0], (150, 280))
+
+
+def test_dark_blob_or_line_is_no_label_plate():
+    rgb = _page(300, 300)
+    cv2.line(rgb, (150, 20), (150, 280), INK, 2)
+    cv2.rectangle(rgb, (134, 140), (168, 160), INK, -1)  # solid dark: not a pale plate
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    assert label_plates(inv) == []
+
+
+def test_line_cut_by_a_label_just_before_its_arrowhead_keeps_its_stub():
+    rgb = _page(300, 300)
+    cv2.rectangle(rgb, (100, 230), (200, 280), INK, 2)
+    cv2.line(rgb, (150, 20), (150, 218), INK, 2)
+    cv2.fillPoly(rgb, [np.array([[143, 216], [157, 216], [150, 229]], np.int32)], INK)
+    _label_on_line(rgb, 134, 184, 168, 202)  # leaves ~12 px of line above the head
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    conns = [c for c in trace_connectors(inv) if c.length > 50]
+    assert len(conns) == 1
+    assert _has_end(conns[0], (150, 20)) and max(conns[0].points[:, 1]) >= 215
+
+
+def test_label_right_above_an_arrowhead_is_bridged_to_the_head():
+    rgb = _page(300, 300)
+    cv2.rectangle(rgb, (100, 230), (200, 280), INK, 2)
+    cv2.line(rgb, (150, 20), (150, 218), INK, 2)
+    cv2.fillPoly(rgb, [np.array([[143, 216], [157, 216], [150, 229]], np.int32)], INK)
+    _label_on_line(rgb, 134, 192, 168, 210)  # nothing of the line left under the plate
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    conns = [c for c in trace_connectors(inv) if c.length > 50]
+    assert len(conns) == 1
+    assert _has_end(conns[0], (150, 20)) and max(conns[0].points[:, 1]) >= 215
+
+
+def _piece(a: int, b: int, p, q) -> _Piece:
+    n = int(max(abs(q[0] - p[0]), abs(q[1] - p[1]))) + 1
+    pts = np.stack([np.linspace(p[0], q[0], n), np.linspace(p[1], q[1], n)], axis=1).round()
+    return _Piece(pts=pts, a=a, b=b, length=float(np.hypot(q[0] - p[0], q[1] - p[1])))
+
+
+def test_lines_meeting_in_a_v_next_to_a_shape_are_not_chained_into_one():
+    # two arrowhead flanks meeting on a node's border: a V whose tip is next to the shape
+    pieces = [_piece(1, 3, (120, 180), (150, 200)), _piece(2, 3, (180, 180), (150, 200))]
+    away = np.zeros((300, 300), bool)
+    assert len(_chain(pieces, 10, _vertices_on(pieces, away))) == 1  # a bend in open space
+    near = away.copy()
+    near[195:, :] = True
+    assert len(_chain(pieces, 10, _vertices_on(pieces, near))) == 2
+
+
+def test_two_arrowheads_side_by_side_on_a_box_are_not_one_line():
+    rgb = _page(300, 300)
+    cv2.rectangle(rgb, (90, 230), (210, 280), INK, 2)
+    for x_top, x_tip in ((60, 141), (240, 159)):
+        cv2.line(rgb, (x_top, 20), (x_tip, 214), INK, 2)
+        cv2.fillPoly(rgb, [np.array([[x_tip - 8, 212], [x_tip + 8, 212], [x_tip, 229]],
+                                    np.int32)], INK)
+    _, conns = _trace(rgb)
+    long = [c for c in conns if c.length > 100]
+    assert len(long) == 2
+    for c in long:
+        # each runs from its own top end down to the box, never up the other line
+        assert sum(p[1] < 40 for p in (c.points[0], c.points[-1])) == 1
+
+
+def _conn(p, q, lands: tuple = (None, None)) -> Connector:
+    n = int(max(abs(q[0] - p[0]), abs(q[1] - p[1]))) + 1
+    pts = np.stack([np.linspace(p[0], q[0], n), np.linspace(p[1], q[1], n)], axis=1)
+    u = (np.array(q, float) - p) / np.linalg.norm(np.array(q, float) - p)
+    return Connector(points=pts, ends=(End(tuple(map(float, p)), tuple(-u), on_connector=lands[0]),
+                                       End(tuple(map(float, q)), tuple(u), on_connector=lands[1])))
+
+
+def test_halves_of_a_line_cut_by_a_crossing_line_are_joined():
+    halves = [_conn((0, 100), (95, 101), (None, 2)), _conn((112, 103), (200, 105), (2, None))]
+    conns = halves + [_conn((80, 0), (125, 200))]
+    assert _join_crossings(conns, 30, None)
+    assert len(conns) == 2
+    whole = [c for c in conns if c.points[0][0] == 0]
+    assert len(whole) == 1 and tuple(whole[0].ends[1].point) == (200.0, 105.0)
+
+
+def test_ends_landing_on_different_lines_or_not_facing_are_not_joined():
+    apart = [_conn((0, 100), (95, 101), (None, 2)), _conn((112, 103), (200, 105), (3, None)),
+             _conn((80, 0), (125, 200)), _conn((110, 0), (110, 90))]
+    assert not _join_crossings(apart, 30, None)
+    side = [_conn((0, 100), (95, 101), (None, 2)), _conn((112, 200), (112, 103), (None, 2)),
+            _conn((80, 0), (125, 200))]
+    assert not _join_crossings(side, 30, None)
+
+
+def _misread(inv, text, box):
+    """Pretend OCR read the ink in ``box`` as free text ``text``."""
+    x1, y1, x2, y2 = box
+    inv.texts.append(TextItem(text, box))
+    if inv.text_mask is None:
+        inv.text_mask = np.zeros(inv.ink.shape, bool)
+    inv.text_mask[y1:y2, x1:x2] |= inv.ink[y1:y2, x1:x2]
+
+
+def test_short_line_between_two_nodes_read_as_a_letter_is_still_traced():
+    rgb = _page(200, 300)
+    cv2.rectangle(rgb, (60, 20), (140, 80), INK, 2)
+    cv2.rectangle(rgb, (60, 160), (140, 220), INK, 2)
+    cv2.line(rgb, (100, 81), (100, 159), INK, 2)
+    inv = build_inventory(rgb, ocr=False)
+    _misread(inv, "I", (94, 82, 107, 158))
+    conns = trace_connectors(inv)
+    assert len(conns) == 1 and conns[0].length > 60
+
+
+def test_real_word_on_a_line_between_two_nodes_is_still_cleared():
+    rgb = _page(200, 300)
+    cv2.rectangle(rgb, (60, 20), (140, 80), INK, 2)
+    cv2.rectangle(rgb, (60, 160), (140, 220), INK, 2)
+    cv2.line(rgb, (100, 81), (100, 159), INK, 2)
+    inv = build_inventory(rgb, ocr=False)
+    _misread(inv, "Yes", (94, 82, 107, 158))
+    assert all(c.length < 60 for c in trace_connectors(inv))
+
+
+def _arc(radius: float, a0: float, a1: float) -> np.ndarray:
+    t = np.radians(np.linspace(a0, a1, int(abs(a1 - a0) * radius * np.pi / 180)))
+    return np.stack([100 + radius * np.cos(t), 100 + radius * np.sin(t)], axis=1)
+
+
+def test_gap_on_a_tight_curve_is_bridged_though_its_ends_are_not_opposed():
+    # two pieces of one circle 13 px apart: their end directions differ by ~45 degrees
+    pieces = [_arc(30, 0, 100), _arc(30, 125, 220)]
+    joined, gaps = _bridge_gaps(pieces, 18, 10, 3)
+    assert len(joined) == 1 and gaps == [1]
+    # but not two lines meeting at a right angle across the same gap
+    corner = [np.array([[0.0, 100], [90, 100]]), np.array([[100.0, 110], [100, 200]])]
+    assert len(_bridge_gaps(corner, 18, 10, 3)[0]) == 2
