@@ -4,8 +4,9 @@ import cv2
 import numpy as np
 
 from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.plates import label_plates
 from cvparse.connectors.trace import (_bridge_gaps, _chain, _join_crossings, _Piece,
-                                      _vertices_on, label_plates, trace_connectors)
+                                      _vertices_on, trace_connectors)
 from cvparse.primitives.elements import TextItem
 from cvparse.primitives.inventory import build_inventory
 

@@ -1,0 +1,136 @@
+"""Edge labels set on a pale plate over a line: found by colour, so the tracer can clear
+them from the connector mask and bridge the line across.
+
+A plate is ink (it differs from the paper) and would join the line and the letters on it
+into one blob; it is a flat pale tint without an outline, unlike the paper all round.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..primitives.elements import Inventory
+from ..primitives.paper import colour_distance
+
+
+def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
+    """Boxes of edge labels drawn on a pale plate over a line (outside every shape).
+
+    The plate hides the line under it and, being ink, would join the line and the
+    letters into one blob.  A plate is a flat pale tint (less than half the contrast of
+    the strongest ink, measured against the paper around it at label scale) far thicker
+    than a line and about a text line high, with darker ink (its letters) on it, no
+    outline round it and paper of another colour all round it.
+    """
+    if inv.image is None or not inv.ink.any():
+        return []
+    h, w = inv.ink.shape
+    dist = colour_distance(inv.image, _local_paper(inv))
+    top = float(np.percentile(dist[inv.ink], 95))
+    strong = dist > 0.5 * top
+    # a wide plate's tint is not all ink (ink is measured against a finer paper map):
+    # take every pixel visibly off the paper around it
+    pale = (inv.ink | (dist > max(12.0, 0.05 * top))) & ~strong
+    for shape in inv.shapes:  # node fills are tinted too
+        x1, y1, x2, y2 = shape.bbox
+        pale[y1:y2, x1:x2] = False
+    r = int(round(inv.scale.stroke)) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    # closing fills the letters in; opening drops thin pale ink (anti-aliased edges)
+    core = cv2.morphologyEx(pale.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+    core = cv2.morphologyEx(core, cv2.MORPH_OPEN, kernel)
+    contours, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    th = inv.scale.text_height
+    out = []
+    for contour in contours:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if not 0.6 * th <= bh <= 4 * th or bw < th:
+            continue
+        part = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(part, [contour], -1, 1, cv2.FILLED, offset=(-x, -y))
+        part = part.astype(bool) & core[y:y + bh, x:x + bw].astype(bool)
+        if part.sum() < 0.6 * bw * bh:
+            continue
+        cx, cy = x + bw / 2, y + bh / 2
+        if any(s.bbox[0] <= cx <= s.bbox[2] and s.bbox[1] <= cy <= s.bbox[3]
+               for s in inv.shapes):
+            continue
+        tint = part & ~strong[y:y + bh, x:x + bw]
+        if tint.sum() < 0.6 * part.sum() or not strong[y:y + bh, x:x + bw].any():
+            continue
+        colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][tint],
+                               dist[y:y + bh, x:x + bw][tint])
+        if colour is None or _tint_around(inv.image, strong, (x, y, x + bw, y + bh), colour, r):
+            continue
+        out.append((max(0, x - 1), max(0, y - 1), min(w, x + bw + 1), min(h, y + bh + 1)))
+    return out
+
+
+def _local_paper(inv: Inventory, step: int = 4) -> np.ndarray:
+    """Paper colour around every pixel at the scale of a label (several text lines), so a
+    plate inside a tinted group frame stands out from the frame's fill, not the page's.
+
+    Node fills are no paper (they would tint the gaps between nodes): every shape is
+    painted over in the paper colour just around it first.  A median on a ``step`` times
+    smaller copy keeps it cheap.
+    """
+    h, w = inv.image.shape[:2]
+    sw, sh = max(1, w // step), max(1, h // step)
+    small = cv2.resize(inv.image, (sw, sh), interpolation=cv2.INTER_AREA)
+    page = small.copy()
+    for shape in inv.shapes:
+        x1, y1, x2, y2 = (int(v) // step for v in shape.bbox)
+        x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
+        a, b, c, d = max(0, x1 - 1), max(0, y1 - 1), min(sw, x2 + 1), min(sh, y2 + 1)
+        ring = np.ones((d - b, c - a), bool)
+        ring[y1 - b:y2 - b, x1 - a:x2 - a] = False
+        around = small[b:d, a:c][ring]
+        page[y1:y2, x1:x2] = np.median(around, axis=0) if len(around) else inv.background
+    k = min(max(3, int(8 * inv.scale.text_height / step) | 1), (min(sw, sh) - 1) | 1)
+    if k >= 3:
+        page = cv2.medianBlur(page, k)
+    return cv2.resize(page, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def grow_plates(plates: list, texts: list) -> list:
+    """Each plate grown to cover the text boxes overlapping it (a piece of the line under
+    the label read as a letter): a line is bridged across the whole label at once."""
+    out = []
+    for x1, y1, x2, y2 in plates:
+        for a, b, c, d in texts:
+            if a <= x2 and c >= x1 and b <= y2 and d >= y1:
+                x1, y1, x2, y2 = min(x1, a), min(y1, b), max(x2, c), max(y2, d)
+        out.append((x1, y1, x2, y2))
+    return out
+
+
+def _uniform_tint(colours: np.ndarray, dist: np.ndarray, noise: float = 12.0
+                  ) -> np.ndarray | None:
+    """The colour most of these pixels share (within JPEG ``noise``) if it is clearly off
+    the paper: a plate's flat fill, not the colour fringes around dark lines; else None."""
+    if len(colours) == 0 or float(np.median(dist)) < 2 * noise:
+        return None
+    centre = np.median(colours.astype(np.float32), axis=0)
+    if float((np.linalg.norm(colours - centre, axis=1) < noise).mean()) < 0.6:
+        return None
+    return centre
+
+
+def _tint_around(rgb: np.ndarray, strong: np.ndarray, box, colour: np.ndarray, width: int,
+                 noise: float = 12.0) -> bool:
+    """True if the plate's colour runs on just outside its box (the edge of a tinted area,
+    a group frame's fill, rather than a plate set on the paper), or if a dark border runs
+    round it (a box drawn with an outline, such as a class box, is no label plate)."""
+    h, w = strong.shape
+    x1, y1, x2, y2 = box
+    a, b, c, d = max(0, x1 - width), max(0, y1 - width), min(w, x2 + width), min(h, y2 + width)
+    sides = (strong[b:y1, x1:x2], strong[y2:d, x1:x2], strong[y1:y2, a:x1], strong[y1:y2, x2:c])
+    if sum(side.size > 0 and float(side.any(axis=0 if k < 2 else 1).mean()) > 0.5
+           for k, side in enumerate(sides)) >= 3:
+        return True
+    ring = np.ones((d - b, c - a), bool)
+    ring[y1 - b:y2 - b, x1 - a:x2 - a] = False
+    around = rgb[b:d, a:c][ring & ~strong[b:d, a:c]].astype(np.float32)
+    return bool(len(around)) and float(
+        (np.linalg.norm(around - colour, axis=1) < noise).mean()) > 0.3
