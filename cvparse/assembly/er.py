@@ -19,6 +19,9 @@ import numpy as np
 from ..connectors.elements import Connector
 from ..model import Entity, ERSchema, IsA, Relationship
 from ..primitives.elements import Inventory, Shape, TextItem
+from ..primitives.freetext import WordBox, is_straight_stroke, shapes_mask
+from ..primitives.ocr import read_crops
+from ..primitives.paper import colour_distance
 
 ROLE_OF_KIND = {"rect": "entity", "round_rect": "entity", "stadium": "attribute",
                 "diamond": "relationship", "ellipse": "attribute", "circle": "attribute",
@@ -334,6 +337,20 @@ def cardinality_text(text: str) -> str:
     return text.strip().strip(".,'`:;")
 
 
+def _box_to_polyline(box: tuple[int, int, int, int], pts: np.ndarray) -> float:
+    """Distance from a box to a polyline (0 where the line runs through the box)."""
+    pts = np.asarray(pts, float)
+    if len(pts) >= 2:
+        seg = np.linalg.norm(np.diff(pts, axis=0), axis=1)
+        along = np.concatenate([[0.0], np.cumsum(seg)])
+        ts = np.linspace(0, along[-1], max(2, int(along[-1])))
+        pts = np.column_stack([np.interp(ts, along, pts[:, 0]), np.interp(ts, along, pts[:, 1])])
+    x1, y1, x2, y2 = box
+    dx = np.maximum(np.maximum(x1 - pts[:, 0], pts[:, 0] - x2), 0)
+    dy = np.maximum(np.maximum(y1 - pts[:, 1], pts[:, 1] - y2), 0)
+    return float(np.hypot(dx, dy).min())
+
+
 def _text_centre(t: TextItem) -> np.ndarray:
     x1, y1, x2, y2 = t.bbox
     return np.array([(x1 + x2) / 2, (y1 + y2) / 2], float)
@@ -367,6 +384,195 @@ def assign_cardinalities(inv: Inventory, lines: list[Link], radius: float,
         if used is not None:
             used.add(texts[ti][0])
     return out
+
+
+LOST_ONE = frozenset("1lI|i!]L")
+"""What a lone cardinality 1 reads as once the line it touched is cut away from it."""
+
+
+def _straightened(connectors: list[Connector], th: float) -> list[np.ndarray]:
+    """Connector polylines with the wiggles under a text height taken out: the traced
+    skeleton bends into a glyph that touches the line."""
+    return [_straight(c.points, th) for c in connectors if len(c.points) >= 2]
+
+
+def _straight(points: np.ndarray, th: float) -> np.ndarray:
+    """A polyline simplified to within 0.3 text heights (Douglas-Peucker)."""
+    pts = cv2.approxPolyDP(np.asarray(points, np.float32).reshape(-1, 1, 2), 0.3 * th, False)
+    return pts.reshape(-1, 2).astype(float)
+
+
+def _glyph_boxes(inv: Inventory, connectors: list[Connector]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ink outside shapes, free text and connector lines: component label image, boxes
+    ``x1, y1, x2, y2`` (one row per label) and which of them are letter-sized."""
+    th, st = inv.scale.text_height, inv.scale.stroke
+    rest = inv.ink.copy()
+    if inv.text_mask is not None:
+        rest &= ~inv.text_mask
+        # A glyph or two read as no cardinality may be one misread ("L" for a cut "1").
+        for t in inv.texts:
+            if len(t.text) <= 2 and not CARDINALITY.match(cardinality_text(t.text)):
+                x1, y1, x2, y2 = t.bbox
+                rest[y1:y2, x1:x2] |= inv.ink[y1:y2, x1:x2]
+    rest &= ~shapes_mask(inv.shapes, rest.shape, int(round(2 * st)) + 1)
+    lines = np.zeros(rest.shape, np.uint8)
+    width = int(round(st)) + 2
+    for pts in _straightened(connectors, th):
+        if np.linalg.norm(np.diff(pts, axis=0), axis=1).sum() < 1.5 * th:
+            continue  # a stub: most often the stem of a glyph touching a line, traced
+        cv2.polylines(lines, [pts.round().astype(np.int32).reshape(-1, 1, 2)], False, 1, width)
+    rest &= ~lines.astype(bool)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(rest.astype(np.uint8), 8)
+    boxes = np.column_stack([stats[:, 0], stats[:, 1], stats[:, 0] + stats[:, 2],
+                             stats[:, 1] + stats[:, 3]])
+    w, h = stats[:, 2], stats[:, 3]
+    ok = (np.maximum(w, h) >= 0.2 * th) & (h <= 1.2 * th) & (w <= 1.5 * th)
+    ok[0] = False
+    return labels, boxes, ok
+
+
+def _glyph_crop(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, word: WordBox
+                ) -> np.ndarray:
+    """Grayscale crop (dark on white) of a glyph cut out of a line: its pieces and the
+    specks beside them (other ink in its box, the line's included, left out)."""
+    th, st = inv.scale.text_height, inv.scale.stroke
+    pad = int(round(st)) + 3
+    h, w = labels.shape
+    x1, y1, x2, y2 = word.bbox
+    wx1, wy1, wx2, wy2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
+    win = labels[wy1:wy2, wx1:wx2]
+    specks = [int(k) for k in np.unique(win) if k and k not in word.labels
+              and max(boxes[k, 2] - boxes[k, 0], boxes[k, 3] - boxes[k, 1]) < 0.2 * th]
+    own = np.isin(win, list(word.labels) + specks).astype(np.uint8)
+    own = cv2.dilate(own, np.ones((3, 3), np.uint8)).astype(bool)
+    dist = colour_distance(inv.image[wy1:wy2, wx1:wx2], inv.background)
+    top = max(float(dist[own].max()) if own.any() else 1.0, 30.0)
+    gray = 255.0 - np.clip(dist / top, 0, 1) * 255.0
+    gray[~own] = 255
+    ys, xs = np.nonzero(gray < 200)
+    if not ys.size:
+        return np.full((2, 2), 255, np.uint8)
+    return gray[max(0, ys.min() - 2):ys.max() + 3,
+                max(0, xs.min() - 2):xs.max() + 3].astype(np.uint8)
+
+
+def recover_cardinalities(inv: Inventory, lines: list[Link], cards: dict[int, str],
+                          connectors: list[Connector]) -> dict[int, str]:
+    """Cardinalities of the relationship lines that got none: the free-text pass loses a
+    letter that touches its line (the line's removal cuts it) and a lone ``1`` (a bar, like
+    a line stub).  The glyph pieces left beside each such line, once every traced line is
+    taken out, are read in one batched OCR call."""
+    missing = [li for li in range(len(lines)) if li not in cards]
+    if not missing or inv.ink is None or inv.image is None:
+        return {}
+    th = inv.scale.text_height
+    labels, boxes, letter_sized = _glyph_boxes(inv, connectors)
+    ids = np.flatnonzero(letter_sized)
+    if not ids.size:
+        return {}
+    centres = np.column_stack([(boxes[ids, 0] + boxes[ids, 2]) / 2,
+                               (boxes[ids, 1] + boxes[ids, 3]) / 2])
+    near = {li: _dists_to_polyline(centres, _straight(lines[li].points, th)) for li in missing}
+    close = np.flatnonzero(np.any([d <= 1.3 * th for d, _ in near.values()], axis=0))
+    if not close.size:
+        return {}
+    # A piece nearer another traced line than to its own is that line's label.
+    nearest = np.full(len(ids), np.inf)
+    for q in _straightened(connectors, th):
+        if np.linalg.norm(q[-1] - q[0]) >= th:
+            nearest[close] = np.minimum(nearest[close], _dists_to_polyline(centres[close], q)[0])
+    taken = np.zeros(len(ids), bool)
+    words, targets = [], []
+    for li in missing:
+        d, frac = near[li]
+        ok = (d <= 1.3 * th) & (frac >= 0.1) & ~taken & (d <= nearest + 1.0)
+        if not ok.any():
+            continue
+        order = np.flatnonzero(ok)[np.argsort(d[ok])]
+        group = [int(order[0])]
+        for k in order[1:]:
+            if any(_box_gap(boxes[ids[k]], boxes[ids[g]]) <= 0.3 * th for g in group):
+                group.append(int(k))
+        if len(group) > 1:
+            group = [g for g in group
+                     if not _line_remnant(labels, boxes[ids[g]], int(ids[g]), lines[li].points,
+                                          inv.scale.stroke)] or group[:1]
+        gb = boxes[ids[group]]
+        box = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
+               int(gb[:, 3].max()))
+        if box[2] - box[0] > 2.5 * th or box[3] - box[1] < 0.5 * th:
+            continue
+        taken[group] = True
+        words.append(WordBox(box, [int(ids[g]) for g in group]))
+        targets.append(li)
+    if not words:
+        return {}
+    crops = [_glyph_crop(inv, labels, boxes, w) for w in words]
+    out = {}
+    for li, word, ws in zip(targets, words, read_crops(crops, th)):
+        text = _lost_cardinality(cardinality_text("".join(w.text for w in ws)), word.bbox, th)
+        if text:
+            out[li] = text
+    return out
+
+
+def _lost_cardinality(text: str, box: tuple[int, int, int, int], th: float) -> str:
+    """The cardinality a glyph cut out of a line reads as, or ''.
+
+    Line remnants left on it add strokes OCR reads as extra letters: a reading with one
+    many-letter (N or M) in it is that letter; bars and marks read for a lone upright
+    glyph (no wider than tall) are the digit 1.
+    """
+    if CARDINALITY.match(text):
+        return text
+    many = {ch for ch in text if ch in "NM"}
+    if len(many) == 1 and not any(ch.isdigit() for ch in text):
+        return many.pop()
+    x1, y1, x2, y2 = box
+    if text and all(ch in LOST_ONE for ch in text) and y2 - y1 >= 0.6 * th \
+            and x2 - x1 <= 0.7 * (y2 - y1):
+        return "1"
+    return ""
+
+
+def _line_remnant(labels: np.ndarray, box: np.ndarray, k: int, line: np.ndarray,
+                  stroke: float) -> bool:
+    """A piece of ink that is a straight stroke along ``line`` (what its removal left of
+    the line), not part of a letter."""
+    x1, y1, x2, y2 = (int(v) for v in box)
+    ys, xs = np.nonzero(labels[y1:y2, x1:x2] == k)
+    if len(xs) < 3 or not is_straight_stroke(ys, xs, stroke):
+        return False
+    pts = np.stack([xs, ys], 1).astype(float)
+    u = np.linalg.svd(pts - pts.mean(0), full_matrices=False)[2][0]
+    c = pts.mean(0) + (x1, y1)
+    seg = np.diff(np.asarray(line, float), axis=0)
+    mids = np.asarray(line, float)[:-1] + seg / 2
+    v = seg[int(np.linalg.norm(mids - c, axis=1).argmin())]
+    v = v / max(float(np.linalg.norm(v)), 1e-9)
+    return abs(float(u @ v)) >= 0.95
+
+
+def _dists_to_polyline(ps: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_dist_to_polyline` for many points at once (``ps``: N x 2)."""
+    pts = np.asarray(pts, float)
+    if len(pts) < 2:
+        return np.linalg.norm(ps - pts[0], axis=1), np.zeros(len(ps))
+    a, ab = pts[:-1], np.diff(pts, axis=0)
+    L = np.linalg.norm(ab, axis=1)
+    rel = ps[:, None, :] - a[None]
+    t = np.clip((rel * ab[None]).sum(2) / np.maximum(L ** 2, 1e-9), 0, 1)
+    d = np.linalg.norm(rel - ab[None] * t[..., None], axis=2)
+    i = d.argmin(axis=1)
+    before = np.concatenate([[0.0], np.cumsum(L)])[i]
+    frac = (before + t[np.arange(len(ps)), i] * L[i]) / max(L.sum(), 1e-9)
+    return d[np.arange(len(ps)), i], frac
+
+
+def _box_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Gap between two boxes ``x1, y1, x2, y2`` (0 if they overlap)."""
+    return float(np.hypot(max(a[0] - b[2], b[0] - a[2], 0), max(a[1] - b[3], b[1] - a[3], 0)))
 
 
 def _spare_cardinality(inv: Inventory, entity: Shape, rel: Shape, used: set[int]) -> str:
@@ -460,6 +666,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     near_ink = inked_near(inv)
     links = through_links(inv, links, role, centres, near_ink)
     links += straight_links(inv, links, role, head, centres, near_ink)
+    headed = headed_links(inv, connectors, role, head, links, table_of)
+    links += headed
 
     adj: dict[int, list[int]] = {}
     for li, ln in enumerate(links):
@@ -546,6 +754,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
                 for ln in rel_lines]
     cards_used: set[int] = set()
     cards = assign_cardinalities(inv, oriented, 2.5 * inv.scale.text_height, used=cards_used)
+    cards.update(recover_cardinalities(inv, oriented, cards, connectors))
     relationships: list[Relationship | IsA] = []
     for r in sorted(rel_ids, key=lambda i: (shapes[i].bbox[1], shapes[i].bbox[0])):
         ends = [(names[ln.b], cards.get(k, "")) for k, ln in enumerate(oriented)
@@ -561,16 +770,20 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         relationships.append(Relationship(
             name=labels[r], entities=[e for e, _ in ends], cardinalities=[c for _, c in ends],
             weak=shapes[r].double, attributes=rel_attrs[r]))
-    relationships.extend(_isas(inv, links, role, names))
+    relationships.extend(_isas(inv, links, role, names, entities))
     arrow_isas, plain = _arrow_isas(inv, links, role, names, table_of)
     relationships.extend(arrow_isas)
-    relationships.extend(_edge_relationships(inv, plain, role, names, cards_used))
+    # A line taken up only for its arrowhead is no relationship when no IS-A came of it.
+    plain = [ln for ln in plain if not any(ln is h for h in headed)]
+    relationships.extend(_edge_relationships(inv, plain, role, names, cards_used, connectors))
     return ERSchema(entities=entities, relationships=relationships)
 
 
 def _isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
-          names: dict[int, str]) -> list[IsA]:
-    """IS-A objects: the entity attached nearest the triangle's apex is the superclass."""
+          names: dict[int, str], entities: dict[str, Entity] | None = None) -> list[IsA]:
+    """IS-A objects: the entity attached nearest the triangle's apex is the superclass,
+    unless exactly one of the entities has a key of its own: subclasses inherit theirs,
+    and a layout without ports draws the lines to any side of the triangle."""
     out = []
     for t, r in role.items():
         if r != "isa":
@@ -591,6 +804,10 @@ def _isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
         ends = [e for e in ends if not (e[1] in seen or seen.add(e[1]))]
         if len(ends) < 2:
             continue
+        keyed = [e for e in ends if entities and entities[e[1]].primary_keys]
+        if len(keyed) == 1:
+            ends.remove(keyed[0])
+            ends.insert(0, keyed[0])
         label = clean_label(inv.shapes[t].label)
         out.append(IsA(superclass=ends[0][1], subclasses=[n for _, n in ends[1:]],
                        name=label if label.replace(" ", "").isalpha() else "ISA"))
@@ -661,6 +878,59 @@ def _border_tip(far: np.ndarray, u: np.ndarray, boxes: list[tuple[int, int, int,
     return None
 
 
+def _entity_mask(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """The page's ink with the entity boxes (grown by a stroke) blanked: arrowheads lie
+    outside the boxes, and box borders crossed at a slant look wide."""
+    mask = inv.ink.copy()
+    pad = int(round(inv.scale.stroke)) + 1
+    for x1, y1, x2, y2 in boxes:
+        mask[max(0, y1 - pad):y2 + pad, max(0, x1 - pad):x2 + pad] = False
+    return mask
+
+
+def headed_links(inv: Inventory, connectors: list[Connector], role: dict[int, str | None],
+                 head: dict[int, int], links: list[Link], table_of: dict) -> list[Link]:
+    """Entity-to-entity lines whose arrowhead end was left unattached: tracing stops where
+    a hollow head begins, short of the box its tip touches.  The free end's ray meets an
+    entity box within a text height and a half, with an arrowhead drawn at that border."""
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    if inv.ink is None:
+        return []
+    entities = [i for i, r in role.items() if r == "entity"]
+    owner = {i: head.get(i, i) for i in entities}
+    have = {frozenset((ln.a, ln.b)) for ln in links}
+    mask = None
+    out = []
+    for c in connectors:
+        ends = [e.node for e in c.ends]
+        if sum(n is not None for n in ends) != 1:
+            continue
+        k = 0 if ends[0] is not None else 1
+        a = owner.get(ends[k])
+        if a is None:
+            continue
+        pts = np.asarray(c.points, float)
+        pts = pts if k == 0 else pts[::-1]  # from the attached end to the free one
+        if len(pts) < 2:
+            continue
+        far, u = _approach(pts, 2.5 * th)
+        reach = float(np.linalg.norm(pts[-1] - far)) + 1.5 * th
+        boxes = {i: inv.shapes[i].bbox for i in entities if owner[i] != a}
+        tip = _border_tip(far, u, list(boxes.values()), reach)
+        if tip is None:
+            continue
+        hit = next(i for i, b in boxes.items() if b[0] <= tip[0] < b[2] and b[1] <= tip[1] < b[3])
+        b = owner[hit]
+        if frozenset((a, b)) in have:
+            continue
+        if mask is None:
+            mask = _entity_mask(inv, [inv.shapes[i].bbox for i in entities])
+        if has_head(mask, tuple(tip), tuple(u), stroke, th):
+            have.add(frozenset((a, b)))
+            out.append(Link(a, b, np.vstack([pts, tip]), c.style))
+    return out
+
+
 def _arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
                 names: dict[int, str], table_of: dict) -> tuple[list[IsA], list[Link]]:
     """Lines between two entity boxes with an arrowhead at exactly one end: the head's
@@ -708,7 +978,8 @@ def _arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
 
 
 def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
-                        names: dict[int, str], cards_used: set[int]) -> list[Relationship]:
+                        names: dict[int, str], cards_used: set[int],
+                        connectors: list[Connector]) -> list[Relationship]:
     """Relationships drawn as a line straight between two entity boxes (schema style):
     the name is the nearest free word that is no cardinality, the cardinalities the
     ones nearest each end."""
@@ -721,10 +992,10 @@ def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str |
              if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))]
     pairs = []
     for wi, (k, t) in enumerate(words):
-        c = _text_centre(t)
         for li, ln in enumerate(lines):
-            d, _ = _dist_to_polyline(c, ln.points)
-            if d <= 3 * th:
+            # From the word's box, not its centre: a long name sits beside the line.
+            d = _box_to_polyline(t.bbox, ln.points)
+            if d <= 1.5 * th:
                 pairs.append((d, wi, li))
     pairs.sort()
     name_of: dict[int, str] = {}
@@ -737,6 +1008,7 @@ def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str |
     ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
         [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
     cards = assign_cardinalities(inv, ends, 2.5 * th, exclude=cards_used)
+    cards.update(recover_cardinalities(inv, ends, cards, connectors))
     out = []
     n = len(lines)
     for li, ln in enumerate(lines):

@@ -179,25 +179,45 @@ def dashed_regions(fine: np.ndarray, taken: np.ndarray, stroke: float, text_heig
     """Regions enclosed by dashed borders: ``(inner, region, kind, fit)`` each, ``inner``
     being the region kept clear of the dashes (for reading the label).
 
-    ``taken`` marks the area of shapes already found, whose regions are not new.
+    ``taken`` marks the area of shapes already found, whose regions are not new.  A line
+    drawn across a dashed shape cuts its inside in pieces; those that fit no shape are
+    joined as in :func:`cvparse.primitives.pieces.joined_pieces`.
     """
+    from .pieces import joined_pieces
+
     closed = close_gaps(fine, stroke, text_height)
     out = []
     grow = thicken_radius(stroke)
     h, w = fine.shape
+    pieces = []
     for shrunk in enclosed_regions(closed, 0.5 * min_area):
         r = convex(regrow(shrunk, grow))
         x1, y1, x2, y2 = r.bbox
-        if x1 < 0 or y1 < 0 or x2 > w or y2 > h or r.area < min_area:
+        if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
             continue
         if (taken[y1:y2, x1:x2] & r.filled).mean() > 0.2 * r.filled.mean():
             continue
         kind, fit = classify(r.filled)
         if fit < min_fit or kind not in DASHED_KINDS:
+            if y2 - y1 <= 5 * text_height and r.area <= 40 * text_height ** 2:
+                pieces.append(shrunk)  # label-sized: may be part of a cut shape
             continue
-        hits = border_hits(r, fine, stroke)
-        runs, longest, spread = dash_runs(hits)
-        # A dashed outline: many short inked runs of one length, no long solid stretch.
-        if 0.25 <= hits.mean() <= 0.92 and runs >= 8 and longest <= 0.2 and spread <= 0.55:
+        if r.area >= min_area and _dashed_outline(r, fine, stroke):
             out.append((convex(r, int(round(stroke)) + 2), r, kind, fit))
+    if len(pieces) >= 2:
+        for joined, _, _ in joined_pieces(pieces, fine.shape, stroke, 0.5 * min_area, min_fit):
+            r = convex(regrow(joined, grow))
+            x1, y1, x2, y2 = r.bbox
+            if x1 < 0 or y1 < 0 or x2 > w or y2 > h or r.area < min_area:
+                continue
+            kind, fit = classify(r.filled)
+            if fit >= min_fit and kind in DASHED_KINDS and _dashed_outline(r, fine, stroke):
+                out.append((convex(r, int(round(stroke)) + 2), r, kind, fit))
     return out
+
+
+def _dashed_outline(r: Region, fine: np.ndarray, stroke: float) -> bool:
+    """Many short inked runs of one length along the outline, no long solid stretch."""
+    hits = border_hits(r, fine, stroke)
+    runs, longest, spread = dash_runs(hits)
+    return 0.25 <= hits.mean() <= 0.92 and runs >= 8 and longest <= 0.2 and spread <= 0.55

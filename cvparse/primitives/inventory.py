@@ -117,28 +117,64 @@ def _outer_bbox(region: Region, ink: np.ndarray, stroke: float) -> tuple[int, in
     return (max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad))
 
 
-def _text_crop(rgb: np.ndarray, fill: tuple[int, int, int], region: Region, stroke: float
-               ) -> np.ndarray:
-    """Grayscale crop of the ink inside a region, dark text on white."""
+def _text_crop(rgb: np.ndarray, fill: tuple[int, int, int], region: Region, stroke: float,
+               text_height: float) -> np.ndarray:
+    """Grayscale crop of the ink inside a region, dark text on white.
+
+    Ink touching the border zone is an arrowhead tip or a border remnant, not text, and
+    ink outside the region is not the label, unless either is a letter in line with the
+    rest of the label: a diamond's tapering end, or the end of a label whose shape a
+    crossing line (or a dashed border) cut short.
+    """
     x1, y1, x2, y2 = region.bbox
     inside = cv2.erode(region.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
                        iterations=max(1, int(round(stroke)))).astype(bool)
     dist = colour_distance(rgb[y1:y2, x1:x2], fill)
     top = max(float(np.percentile(dist[inside], 99.5)) if inside.any() else 1.0, 30.0)
-    gray = 255.0 - np.clip(dist / top, 0, 1) * 255.0
+    full = 255.0 - np.clip(dist / top, 0, 1) * 255.0
+    gray = full.copy()
     gray[~inside] = 255
-    # Ink touching the border zone is an arrowhead tip or a border remnant, not text.
-    n, labels = cv2.connectedComponents((gray < 160).astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((gray < 160).astype(np.uint8),
+                                                           connectivity=8)
     edge = inside & ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    touching = np.unique(labels[edge & (labels > 0)])
-    if touching.size:
-        gray[np.isin(labels, touching)] = 255
+    touching = set(np.unique(labels[edge & (labels > 0)]).tolist())
+    core = np.array([stats[j, :4] for j in range(1, n)
+                     if j not in touching and stats[j, 3] >= 3]).reshape(-1, 4)
+    drop = [i for i in touching if not _letter_in_line(stats[i, :4], core, text_height)]
+    if drop:
+        gray[np.isin(labels, drop)] = 255
+    if len(core):
+        m_out, l_out, s_out, _ = cv2.connectedComponentsWithStats(
+            ((full < 160) & ~inside).astype(np.uint8), connectivity=8)
+        keep = [i for i in range(1, m_out) if _letter_in_line(s_out[i, :4], core, text_height)]
+        if keep:
+            own = cv2.dilate(np.isin(l_out, keep).astype(np.uint8), np.ones((3, 3), np.uint8))
+            own = own.astype(bool) & ~inside
+            gray[own] = full[own]
     ys, xs = np.nonzero(gray < 200)
     if ys.size == 0:
         return np.full((2, 2), 255, np.uint8)
     m = 2
     crop = gray[max(0, ys.min() - m):ys.max() + m + 1, max(0, xs.min() - m):xs.max() + m + 1]
     return crop.astype(np.uint8)
+
+
+def _letter_in_line(box: np.ndarray, core: np.ndarray, text_height: float) -> bool:
+    """Whether an ink component (box ``x, y, w, h``) is a letter of the label whose other
+    glyphs have the boxes ``core``: glyph-sized, within their rows and beside one of them."""
+    x, y, w, h = (int(v) for v in box)
+    if not len(core) or w > 1.5 * text_height or h > 1.1 * text_height:
+        return False
+    tops = core[:, 1]
+    bottoms = core[:, 1] + core[:, 3]
+    if h < 0.4 * float(np.median(core[:, 3])):
+        return False
+    slack = 0.3 * text_height
+    if y < tops.min() - slack or y + h > bottoms.max() + slack:
+        return False
+    gaps = np.maximum(core[:, 0] - (x + w), x - (core[:, 0] + core[:, 2]))
+    rows = (np.minimum(bottoms, y + h) - np.maximum(tops, y)) > 0
+    return bool((rows & (gaps <= 0.5 * text_height)).any())
 
 
 def _fill_colour(region: Region, rgb: np.ndarray, ink: np.ndarray) -> tuple[int, int, int]:
@@ -392,7 +428,7 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
     them; sets the shape labels, returns the free text."""
     crops, underlined = [], []
     for s, r in zip(shapes, kept):
-        crop = _text_crop(rgb, s.fill, r, scale.stroke)
+        crop = _text_crop(rgb, s.fill, r, scale.stroke, scale.text_height)
         lines = find_underlines(crop, scale.stroke, scale.text_height)
         underlined.append(bool(lines))
         crops.append(erase_underlines(crop, lines))

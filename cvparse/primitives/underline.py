@@ -63,6 +63,7 @@ def find_underlines(gray: np.ndarray, stroke: float, min_length: float) -> list[
             j += 1
         y1, y2 = int(rows[i]), int(rows[j]) + 1
         x1, x2 = int(start[rows[i:j + 1]].min()), int(end[rows[i:j + 1]].max())
+        y1, y2 = _solid_rows(ink, y1, y2, x1, x2)
         above = ink[:y1, x1:x2]
         text_rows = np.flatnonzero(above.any(axis=1))
         if y2 - y1 <= max_thick and text_rows.size:
@@ -82,6 +83,20 @@ def find_underlines(gray: np.ndarray, stroke: float, min_length: float) -> list[
                 out.append(Underline(y1, y2, x1, x2))
         i = j + 1
     return out
+
+
+def _solid_rows(ink: np.ndarray, y1: int, y2: int, x1: int, x2: int) -> tuple[int, int]:
+    """The band ``y1 .. y2`` without its end rows that hold the bottoms of several letters
+    sitting on the underline (they run long where they touch it, and erasing that row
+    would cut the bowls of b, o, a open).  A row with one long run (an underscore resting
+    on the line) stays in the band: the label joiner restores erased underscores."""
+    band = ink[y1:y2, x1:x2]
+    starts = (np.diff(band.astype(np.int8), axis=1, prepend=0) == 1).sum(axis=1)
+    keep = (band.mean(axis=1) >= 0.9) | (starts < 3)
+    rows = np.flatnonzero(keep)
+    if rows.size == 0:
+        return y1, y2
+    return y1 + int(rows[0]), y1 + int(rows[-1]) + 1
 
 
 def erase_underlines(gray: np.ndarray, lines: list[Underline]) -> np.ndarray:

@@ -69,11 +69,15 @@ def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
             count += 1
             continue
         rows_here = np.flatnonzero(sub[:, s:e].any(axis=1))
-        # An underscore sits below the baseline (letter bottoms rest on it) and
-        # is one unbroken stroke (the bottom tips of a w or v are not).
-        flat = max((_longest_run(sub[y, s:e]) for y in rows_here), default=0)
-        if (bottom[s:e].mean() >= 0.7 and rows_here.size and rows_here[0] > baseline
-                and flat >= 0.6 * (e - s)):
+        # An underscore sits below the baseline (letter bottoms rest on it, and their
+        # serifs may reach into the gap) and is one unbroken stroke (the bottom tips of
+        # a w or v are not).
+        flat = [y for y in rows_here if _longest_run(sub[y, s:e]) >= 0.6 * (e - s)]
+        below = rows_here.size and rows_here[0] > baseline
+        # With a serif in the gap, the stroke must lie clearly lower (a u's bottom
+        # running into the next letter lies on the baseline).
+        if bottom[s:e].mean() >= 0.7 and flat and (
+                (below and flat[0] > baseline) or flat[0] >= baseline + 0.15 * glyph):
             count += 1
     return count
 

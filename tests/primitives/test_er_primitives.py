@@ -198,3 +198,82 @@ def test_ligature_bar_and_baseline_serifs_are_no_underline():
     serifs = _text_crop(False)
     serifs[22:24, 40:110] = 0
     assert find_underlines(serifs, stroke=2, min_length=16) == []
+
+
+def test_underline_band_leaves_the_letters_sitting_on_it():
+    # Letter bottoms touch the line: that row runs long but is not inked across it.
+    img = np.full((30, 120), 255, np.uint8)
+    for x in range(6, 100, 16):
+        cv2.rectangle(img, (x, 8), (x + 10, 21), 0, 2)  # "o"-like rings, bottom row y=21
+    img[22:24, 4:104] = 0
+    (line,) = find_underlines(img, stroke=2, min_length=16)
+    assert line.y1 == 22 and line.y2 == 24
+    erased = erase_underlines(img, [line])
+    assert (erased[21, 8:14] < 128).all()  # the bowls stay closed
+    assert (erased[22:24, 30:36] == 255).all()
+
+
+def _label_region(filled: np.ndarray):
+    from cvparse.primitives.regions import Region
+
+    h, w = filled.shape
+    contour = np.array([[0, 0], [w, 0], [w, h], [0, h]])
+    return Region(bbox=(0, 0, w, h), filled=filled, paper_area=int(filled.sum()),
+                  contour=contour)
+
+
+def test_label_letter_outside_a_cut_region_is_kept():
+    from cvparse.primitives.inventory import _text_crop
+
+    rgb = np.full((40, 160, 3), 255, np.uint8)
+    for x in range(20, 120, 14):  # a row of glyph-sized blocks, the last at x=118
+        rgb[14:26, x:x + 8] = 0
+    filled = np.zeros((40, 160), bool)
+    filled[4:36, 6:116] = True  # a crossing line cut the region short of the last letter
+    crop = _text_crop(rgb, (255, 255, 255), _label_region(filled), 2.0, 16.0)
+    n = cv2.connectedComponents((crop < 128).astype(np.uint8))[0] - 1
+    assert n == 8  # 7 letters inside + the one cut off
+
+
+def test_border_remnant_is_still_dropped_from_a_label():
+    from cvparse.primitives.inventory import _text_crop
+
+    rgb = np.full((40, 160, 3), 255, np.uint8)
+    rgb[14:26, 40:48] = 0
+    rgb[14:26, 54:62] = 0
+    rgb[2:38, 8:10] = 0  # a long stroke along the border: taller than any letter
+    filled = np.zeros((40, 160), bool)
+    filled[3:37, 6:150] = True
+    crop = _text_crop(rgb, (255, 255, 255), _label_region(filled), 2.0, 16.0)
+    assert cv2.connectedComponents((crop < 128).astype(np.uint8))[0] - 1 == 2
+
+
+def test_dashed_ellipse_crossed_by_a_line_is_found():
+    ink = _dashed_ellipse().astype(np.uint8)
+    cv2.line(ink, (20, 110), (180, 10), 1, 2)  # a connector drawn across it
+    ink = ink.astype(bool)
+    found = dashed_regions(ink, np.zeros_like(ink), 2, 16, 400, 0.86)
+    assert len(found) == 1
+    _, region, kind, _ = found[0]
+    x1, y1, x2, y2 = region.bbox
+    assert kind == "ellipse" and x2 - x1 >= 130 and y2 - y1 >= 60
+
+
+def test_underscore_found_where_a_serif_reaches_into_the_gap():
+    img = np.full((30, 150), 255, np.uint8)
+    img[6:21, 5:45] = 0     # word one, baseline row 20
+    img[20, 45:49] = 0      # its last letter's foot serif, into the gap
+    img[23:25, 49:67] = 0   # the underscore, below the baseline
+    img[6:21, 70:110] = 0   # word two
+    words = [Word("one", (5, 6, 45, 21), 90, 0), Word("two", (70, 6, 110, 21), 90, 0)]
+    assert underscore_gaps(img, 14, erased=False) == 1
+    assert join_label(words, img, False, 14) == "one_two"
+
+
+def test_letter_bottom_running_into_the_gap_is_no_underscore():
+    img = np.full((30, 150), 255, np.uint8)
+    img[6:21, 5:45] = 0     # word one, baseline row 20
+    img[20, 45:48] = 0      # a serif
+    img[21, 45:66] = 0      # a letter's bottom running on, a pixel under the baseline
+    img[6:21, 70:110] = 0   # word two
+    assert underscore_gaps(img, 14, erased=False) == 0
