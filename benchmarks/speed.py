@@ -1,6 +1,8 @@
 """Parse speed: per-stage latency, batch throughput, peak memory, scaling, cost vs the papers.
 
-* latency per image and per stage from ``ParseResult.timings`` (median, p95), in-process;
+* latency per image and per stage from ``ParseResult.timings`` (median, p95), in-process,
+  with the CPU seconds of each parse beside it (and the machine load: wall times of a busy
+  machine are inflated);
 * throughput of :func:`cvparse.batch.run_batch` with 1 and 2 worker processes;
 * peak resident memory of this process and of its worker processes;
 * least-squares slope of latency against image size (megapixels) and against the
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import tempfile
@@ -42,6 +45,9 @@ class Latency:
     elements: int
     total: float
     stages: dict[str, float]
+    cpu: float = 0.0
+    """CPU seconds of the parse (all threads, plus any child process such as tesseract):
+    unlike ``total``, hardly changed by other programs competing for the cores."""
 
 
 def doc_elements(doc: dict) -> int:
@@ -73,14 +79,22 @@ def measure_latency(items: list[tuple[str, Item]]) -> list[Latency]:
 
     out = []
     for family, it in items:
+        c0 = _cpu_seconds()
         t0 = time.perf_counter()
         res = parse(it.image, kind=family)
         total = time.perf_counter() - t0
+        cpu = _cpu_seconds() - c0
         h, w = res.image.shape[:2]
         doc = json.loads(it.gt.read_text(encoding="utf-8"))
         out.append(Latency(it.stem, family, h * w / 1e6, doc_elements(doc), total,
-                           dict(res.timings)))
+                           dict(res.timings), cpu))
     return out
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process (all threads) and of its finished children."""
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + ch.ru_utime + ch.ru_stime
 
 
 def measure_throughput(items: list[tuple[str, Item]], jobs: int) -> float:
@@ -166,10 +180,11 @@ def latency_table(lat: list[Latency]) -> str:
         sel = [x for x in lat if fam in ("all", x.family)]
         row = [fam, str(len(sel))]
         for values in [[x.stages.get(k, 0.0) for x in sel] for k in stages] + [
-                [x.total for x in sel]]:
+                [x.total for x in sel], [x.cpu for x in sel]]:
             row += [_ms(percentile(values, 50)), _ms(percentile(values, 95))]
         rows.append(row)
-    header = ["family", "n"] + [f"{k} {q}" for k in stages + ["total"] for q in ("p50", "p95")]
+    header = ["family", "n"] + [f"{k} {q}" for k in stages + ["total", "cpu"]
+                                for q in ("p50", "p95")]
     return format_table(header, rows, title="latency per image, ms (in-process, 1 core)")
 
 
@@ -208,8 +223,11 @@ def main(argv: list[str] | None = None) -> int:
         print("speed: no fixture images found")
         return 0
     from benchmarks.bench_trace import warm_up
+    from cvparse.batch import limit_heap
 
+    limit_heap()  # as in batch runs, whose workers this process's numbers stand for
     warm_up()
+    load_before = os.getloadavg()
     print(f"latency: parsing {len(items)} images in-process", file=sys.stderr)
     lat = measure_latency(items)
     print(latency_table(lat))
@@ -224,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                        title="throughput (run_batch, JSON output, includes process start-up)"))
     print(f"peak RSS: this process {rss['self_mb']:.0f} MB, largest worker "
           f"{rss['children_max_mb']:.0f} MB")
+    load = {"before": load_before[0], "after": os.getloadavg()[0]}
+    print(f"machine load (1-min average) before {load['before']:.2f}, after "
+          f"{load['after']:.2f} on {os.cpu_count()} cores: wall times above that count are "
+          "inflated by other programs; the cpu columns much less")
 
     tot = [x.total for x in lat]
     fits = {"megapixels": slope([x.megapixels for x in lat], tot),
@@ -240,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     record = {**run_metadata(argv, prog="benchmarks.speed"), "images": len(lat),
               "limit_per_subset": args.limit,
               "throughput_images_per_s": {str(k): v for k, v in thr.items()},
-              "peak_rss": rss, "fits": fits, "median_seconds": med,
+              "peak_rss": rss, "load_average": load, "fits": fits, "median_seconds": med,
               "mean_seconds": mean, "published_seconds_per_diagram": costs,
               "ratio_vs_published_median": {m: s / med for m, s in costs.items()},
               "ratio_vs_published_batch2": {m: s * thr[2] for m, s in costs.items()},

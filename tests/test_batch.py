@@ -250,3 +250,23 @@ def test_failed_overlay_is_a_warning_not_a_failure(tmp_path, monkeypatch):
                         lambda path, kind, stage: _Result(Graph(nodes=[Node("n1", "A")])))
     o = run_one("x.png", "auto", "json", str(tmp_path / "x.overlay.png"))
     assert o.ok and len(o.warnings) == 1 and o.warnings[0].startswith("overlay not written")
+
+
+def test_workers_get_the_largest_images_first(tmp_path):
+    sizes = {"small": (40, 30), "big": (400, 300), "mid": (120, 90)}
+    paths = []
+    for name, size in sizes.items():
+        Image.new("RGB", size, "white").save(tmp_path / f"{name}.png")
+        paths.append(tmp_path / f"{name}.png")
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not an image")
+    order = batch.largest_first(paths + [broken])
+    assert [p.stem for p in order] == ["big", "mid", "small", "broken"]
+
+
+def test_heap_limit_takes_on_glibc():
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("mallopt is glibc's")
+    assert batch.limit_heap() is True

@@ -9,6 +9,8 @@ learned classifier of :mod:`.symbols` (if its model is installed) names the end 
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 from scipy import ndimage
@@ -35,25 +37,51 @@ NET_SURE = 0.8
 
 def ownership(mask: np.ndarray, connectors: list[Connector]) -> np.ndarray:
     """Index + 1 of the connector nearest to every pixel (0 where there are none)."""
-    drawn = np.zeros(mask.shape, np.int32)
-    for i, c in enumerate(connectors):
-        pts = c.points.round().astype(np.int32).reshape(-1, 1, 2)
-        cv2.polylines(drawn, [pts], False, i + 1, 1)
+    drawn = drawn_connectors(mask.shape, connectors)
     if not drawn.any():
         return drawn
     _, (iy, ix) = ndimage.distance_transform_edt(drawn == 0, return_indices=True)
     return drawn[iy, ix]
 
 
+def drawn_connectors(shape: tuple[int, int], connectors: list[Connector]) -> np.ndarray:
+    """Index + 1 of the connector drawn on every pixel (0 off the centre lines)."""
+    drawn = np.zeros(shape, np.int32)
+    for i, c in enumerate(connectors):
+        pts = c.points.round().astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(drawn, [pts], False, i + 1, 1)
+    return drawn
+
+
+def local_ownership(drawn: np.ndarray, box: tuple[int, int, int, int], reach: int
+                    ) -> np.ndarray:
+    """``ownership`` inside ``box`` from the centre lines within ``reach`` pixels of it.
+
+    Exact when every pixel of the box has a centre line within ``reach``: nothing
+    farther can be nearest (the whole-page transform cost 30-90 ms and 100+ MB per page).
+    """
+    x1, y1, x2, y2 = box
+    h, w = drawn.shape
+    X1, Y1, X2, Y2 = max(0, x1 - reach), max(0, y1 - reach), min(w, x2 + reach), \
+        min(h, y2 + reach)
+    crop = drawn[Y1:Y2, X1:X2]
+    if not crop.any():
+        return np.zeros((y2 - y1, x2 - x1), drawn.dtype)
+    _, (iy, ix) = ndimage.distance_transform_edt(crop == 0, return_indices=True)
+    return crop[iy, ix][y1 - Y1:y2 - Y1, x1 - X1:x2 - X1]
+
+
 def end_halfwidth(conn: Connector, index: int, end: int, dist: np.ndarray,
-                  owner: np.ndarray, stroke: float) -> float:
+                  drawn: np.ndarray, stroke: float) -> float:
     """Widest ink (half-width, pixels) of this connector within a few strokes of one end."""
     h, w = dist.shape
     r = int(round(2 * stroke + 4))
     ex, ey = conn.ends[end].point
     x1, x2 = max(0, int(ex) - r), min(w, int(ex) + r + 1)
     y1, y2 = max(0, int(ey) - r), min(h, int(ey) + r + 1)
-    window = np.where(owner[y1:y2, x1:x2] == index + 1, dist[y1:y2, x1:x2], 0)
+    # The end lies on its own centre line, so every window pixel has one within r*sqrt(2).
+    owner = local_ownership(drawn, (x1, y1, x2, y2), math.ceil(r * math.sqrt(2)) + 2)
+    window = np.where(owner == index + 1, dist[y1:y2, x1:x2], 0)
     return float(window.max()) if window.size else 0.0
 
 
@@ -61,13 +89,13 @@ def end_widths(connectors: list[Connector], mask: np.ndarray, stroke: float
                ) -> list[tuple[float, float]]:
     """Widest ink near both ends of every connector, in units of the connector's stroke."""
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
-    owner = ownership(mask, connectors)
+    drawn = drawn_connectors(mask.shape, connectors)
     out = []
     for i, c in enumerate(connectors):
         # A page-wide stroke estimate can be inflated (text, halos); a connector's own
         # line width is the better unit when it is thinner.
         unit = min(stroke, max(1.0, c.width)) if c.width > 0 else stroke
-        out.append(tuple(end_halfwidth(c, i, e, dist, owner, stroke) / unit for e in (0, 1)))
+        out.append(tuple(end_halfwidth(c, i, e, dist, drawn, stroke) / unit for e in (0, 1)))
     return out
 
 

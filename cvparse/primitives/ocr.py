@@ -1,15 +1,22 @@
 """Text recognition with Tesseract, batched: all label crops of an image in one call.
 
-pytesseract starts a Tesseract process per call, so every crop is rescaled to the text
-size Tesseract reads best, laid out on one tall sheet with white gaps, read once, and the
-words are mapped back to their crop by position.
+Every crop is rescaled to the text size Tesseract reads best, laid out on one tall sheet
+with white gaps, read once, and the words are mapped back to their crop by position.
+Sheets are read by the system's libtesseract loaded in this process (kept loaded between
+calls: a fresh ``tesseract`` process spends ~0.1-0.2 s loading its model per sheet) and
+fall back to the ``tesseract`` program through pytesseract; both give the same words.
 """
 
 from __future__ import annotations
 
+import atexit
+import ctypes
+import functools
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
@@ -32,7 +39,7 @@ class Word:
 
 def glyph_height(crop: np.ndarray) -> float:
     """Median height of the dark connected components (glyphs) of a crop, 0 if none."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)
     h = stats[1:, cv2.CC_STAT_HEIGHT]
     h = h[h >= 3]
     return float(np.median(h)) if h.size else 0.0
@@ -84,19 +91,19 @@ def _limit_tesseract_threads() -> None:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 
-def _tesseract_words(sheet: np.ndarray, psm: int) -> list[tuple[str, tuple, float, tuple]]:
-    import pytesseract
+TESSERACT_VARS = {"load_system_dawg": "0", "load_freq_dawg": "0"}
+"""Tesseract settings of every read: no dictionary (labels are names, not English)."""
+ENGINE_ENV = "CVPARSE_TESSERACT"
+"""Set to ``cli`` to read through the ``tesseract`` program instead of the library."""
+_TSV_HEADER = ("level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth"
+               "\theight\tconf\ttext\n")
+"""The first line of ``tesseract ... tsv`` output (the library's TSV text lacks it)."""
 
-    _limit_tesseract_threads()
-    # Handed over uncompressed (PGM): pytesseract would spend longer on PNG-encoding the
-    # sheet than Tesseract spends decoding the larger file.
-    image = Image.fromarray(sheet)
-    image.format = "PPM"
-    data = pytesseract.image_to_data(
-        image, config=f"--psm {psm} -c load_system_dawg=0 -c load_freq_dawg=0",
-        output_type=pytesseract.Output.DICT)
+
+def _tesseract_words(sheet: np.ndarray, psm: int) -> list[tuple[str, tuple, float, tuple]]:
+    data = _tesseract_data(sheet, psm)
     words = []
-    for i, text in enumerate(data["text"]):
+    for i, text in enumerate(data.get("text", [])):
         text = text.strip()
         if not text:
             continue
@@ -105,6 +112,173 @@ def _tesseract_words(sheet: np.ndarray, psm: int) -> list[tuple[str, tuple, floa
         key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
         words.append((text, box, float(data["conf"][i]), key))
     return words
+
+
+def _tesseract_data(sheet: np.ndarray, psm: int) -> dict[str, list]:
+    """pytesseract's ``image_to_data`` dictionary of a sheet, from the loaded library when
+    it is there, else from the ``tesseract`` program."""
+    _limit_tesseract_threads()
+    pool = None if os.environ.get(ENGINE_ENV) == "cli" else _engines()
+    if pool is not None:
+        with pool.engine() as engine:
+            if engine is not None:
+                return _parse_tsv(engine.read_tsv(sheet, psm))
+    return _cli_data(sheet, psm)
+
+
+def _cli_data(sheet: np.ndarray, psm: int) -> dict[str, list]:
+    import pytesseract
+
+    # Handed over uncompressed (PGM): pytesseract would spend longer on PNG-encoding the
+    # sheet than Tesseract spends decoding the larger file.
+    image = Image.fromarray(sheet)
+    image.format = "PPM"
+    config = f"--psm {psm} " + " ".join(f"-c {k}={v}" for k, v in TESSERACT_VARS.items())
+    return pytesseract.image_to_data(image, config=config,
+                                     output_type=pytesseract.Output.DICT)
+
+
+def _parse_tsv(tsv: str) -> dict[str, list]:
+    """The TSV text read as pytesseract reads the program's output (same types)."""
+    from pytesseract.pytesseract import file_to_dict
+
+    return file_to_dict(_TSV_HEADER + tsv, "\t", -1)
+
+
+class _Engine:
+    """One initialised Tesseract (C API through ctypes); one thread at a time."""
+
+    def __init__(self, lib: ctypes.CDLL, lept: ctypes.CDLL):
+        self.lib, self.lept = lib, lept
+        self.handle = lib.TessBaseAPICreate()
+        # The settings the program gets from ``-c`` and its ``tsv`` config, given at
+        # initialisation (the dictionary switches only work there) and again after.
+        names = {**TESSERACT_VARS, "tessedit_create_tsv": "1"}
+        keys = (ctypes.c_char_p * len(names))(*[k.encode() for k in names])
+        values = (ctypes.c_char_p * len(names))(*[v.encode() for v in names.values()])
+        configs = (ctypes.c_char_p * 1)(b"tsv")
+        if lib.TessBaseAPIInit4(self.handle, None, b"eng", 3, configs, 1, keys, values,
+                                len(names), 0) != 0:
+            lib.TessBaseAPIDelete(self.handle)
+            raise OSError("libtesseract could not load its English model")
+        for k, v in names.items():
+            lib.TessBaseAPISetVariable(self.handle, k.encode(), v.encode())
+
+    def read_tsv(self, sheet: np.ndarray, psm: int) -> str:
+        """Recognise a grayscale sheet; the TSV rows ``tesseract IMG - tsv`` prints."""
+        h, w = sheet.shape
+        # Decoded by Leptonica from PGM bytes, exactly as the program decodes its input.
+        data = b"P5\n%d %d\n255\n" % (w, h) + np.ascontiguousarray(sheet, np.uint8).tobytes()
+        pix = ctypes.c_void_p(self.lept.pixReadMem(data, len(data)))
+        if not pix.value:
+            raise OSError("Leptonica could not read the sheet")
+        try:
+            self.lib.TessBaseAPISetPageSegMode(self.handle, psm)
+            self.lib.TessBaseAPISetImage2(self.handle, pix)
+            if self.lib.TessBaseAPIRecognize(self.handle, None) != 0:
+                raise OSError("Tesseract failed to recognise the sheet")
+            text = self.lib.TessBaseAPIGetTsvText(self.handle, 0)
+            try:
+                return ctypes.string_at(text).decode("utf-8") if text else ""
+            finally:
+                if text:
+                    self.lib.TessDeleteText(text)
+        finally:
+            self.lib.TessBaseAPIClear(self.handle)
+            self.lept.pixDestroy(ctypes.byref(pix))
+
+    def close(self) -> None:
+        self.lib.TessBaseAPIEnd(self.handle)
+        self.lib.TessBaseAPIDelete(self.handle)
+
+
+MAX_ENGINES = 1
+"""Engines loaded per process.  Each holds ~20-35 MB; a second one only let the label and
+free-word sheets of a page be read at once, which rarely overlapped."""
+
+
+class _EnginePool:
+    """The loaded engines of this process, reused from read to read; a read waits while
+    all ``MAX_ENGINES`` are busy.
+
+    A forked child (a batch worker) keeps the idle engines it inherits: they were not in
+    use at the fork, so their copies are whole and need no second model load.
+    """
+
+    def __init__(self, lib: ctypes.CDLL, lept: ctypes.CDLL):
+        self.lib, self.lept = lib, lept
+        self.ready = threading.Condition()
+        self.idle: list[_Engine] = []
+        self.made = 0
+        self.broken = False
+
+    @contextmanager
+    def engine(self) -> Iterator[_Engine | None]:
+        """An idle engine (made when there are fewer than the limit), or None when the
+        library cannot read."""
+        engine = None
+        with self.ready:
+            self.ready.wait_for(lambda: self.idle or self.made < MAX_ENGINES or self.broken)
+            if self.idle:
+                engine = self.idle.pop()
+            elif not self.broken:
+                self.made += 1
+                try:
+                    engine = _Engine(self.lib, self.lept)
+                except OSError:
+                    self.made -= 1
+                    self.broken = True
+                    self.ready.notify_all()
+        try:
+            yield engine
+        finally:
+            if engine is not None:
+                with self.ready:
+                    self.idle.append(engine)
+                    self.ready.notify()
+
+    def after_fork(self) -> None:
+        """In a forked child: engines busy in other threads at the fork are gone with
+        them, and those threads may have held the lock."""
+        self.ready = threading.Condition()
+        self.made = len(self.idle)
+
+    def close(self) -> None:
+        with self.ready:
+            engines, self.idle = self.idle, []
+            self.made -= len(engines)
+        for e in engines:
+            e.close()
+
+
+@functools.lru_cache(maxsize=1)
+def _engines() -> _EnginePool | None:
+    """The process's engine pool, or None without a usable libtesseract."""
+    try:
+        lib = ctypes.CDLL("libtesseract.so.5")
+        lept = ctypes.CDLL("liblept.so.5")
+    except OSError:
+        return None
+    vp, cp, ci = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int
+    lib.TessBaseAPICreate.restype = vp
+    lib.TessBaseAPIInit4.argtypes = [vp, cp, cp, ci, ctypes.POINTER(cp), ci,
+                                     ctypes.POINTER(cp), ctypes.POINTER(cp), ctypes.c_size_t, ci]
+    lib.TessBaseAPISetVariable.argtypes = [vp, cp, cp]
+    lib.TessBaseAPISetPageSegMode.argtypes = [vp, ci]
+    lib.TessBaseAPISetImage2.argtypes = [vp, vp]
+    lib.TessBaseAPIRecognize.argtypes = [vp, vp]
+    lib.TessBaseAPIGetTsvText.argtypes = [vp, ci]
+    lib.TessBaseAPIGetTsvText.restype = vp
+    lib.TessDeleteText.argtypes = [vp]
+    for name in ("TessBaseAPIClear", "TessBaseAPIEnd", "TessBaseAPIDelete"):
+        getattr(lib, name).argtypes = [vp]
+    lept.pixReadMem.restype = vp
+    lept.pixReadMem.argtypes = [cp, ctypes.c_size_t]
+    lept.pixDestroy.argtypes = [ctypes.POINTER(vp)]
+    pool = _EnginePool(lib, lept)
+    atexit.register(pool.close)  # else Tesseract prints leak warnings at exit
+    os.register_at_fork(after_in_child=pool.after_fork)
+    return pool
 
 
 def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
@@ -165,7 +339,7 @@ def join_words(words: list[Word]) -> str:
 
 def glyph_count(crop: np.ndarray) -> int:
     """Number of dark connected components (glyphs) of at least 3 px height."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)
     return int((stats[1:, cv2.CC_STAT_HEIGHT] >= 3).sum())
 
 

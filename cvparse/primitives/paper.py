@@ -55,9 +55,24 @@ def _uint8_distance(rgb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 def paper_map(rgb: np.ndarray, kernel: int) -> np.ndarray:
-    """The paper colour under every pixel: a median wide enough to erase lines and text."""
-    k = int(kernel) | 1
-    return cv2.medianBlur(rgb, max(3, k))
+    """The paper colour under every pixel: a median wide enough to erase lines and text.
+
+    The median runs per channel, so a gray page (three equal channels, common for
+    diagrams) is filtered once and copied: the same result at a third of the cost.
+    """
+    k = max(3, int(kernel) | 1)
+    if is_gray(rgb):
+        gray = cv2.medianBlur(np.ascontiguousarray(rgb[..., 0]), k)
+        return cv2.merge([gray, gray, gray])
+    return cv2.medianBlur(rgb, k)
+
+
+def is_gray(rgb: np.ndarray) -> bool:
+    """Whether a colour image has three identical channels."""
+    if rgb.ndim != 3 or rgb.shape[2] != 3:
+        return False
+    return bool(np.array_equal(rgb[..., 0], rgb[..., 1])
+                and np.array_equal(rgb[..., 1], rgb[..., 2]))
 
 
 def noise_level(dist: np.ndarray) -> float:

@@ -87,3 +87,62 @@ def test_bold_letter_is_no_arrowhead():
     cv2.fillPoly(tri, [np.array([[0, 0], [11, 5], [0, 10]], np.int32)], 1)
     assert solid(tri.astype(bool), 2.0)
     assert not solid(m, 2.0)
+
+
+# --- the in-process engine and the tesseract program ---------------------------------
+
+
+def _sheet():
+    from cvparse.primitives.ocr import build_sheet
+
+    crops = [_crop(w) for w in ("Customer", "order_id", "Q", "Line 2")]
+    return build_sheet(crops, text_height=28)[0]
+
+
+def test_library_and_program_read_the_same(monkeypatch):
+    import pytest
+
+    from cvparse.primitives import ocr
+
+    if ocr._engines() is None:
+        pytest.skip("libtesseract.so.5 not loadable here")
+    sheet = _sheet()
+    lib = ocr._tesseract_data(sheet, 6)
+    monkeypatch.setenv(ocr.ENGINE_ENV, "cli")
+    cli = ocr._tesseract_data(sheet, 6)
+    assert lib == cli
+    assert "Customer" in lib["text"]
+
+
+def test_forked_child_reads_with_inherited_engines():
+    import os
+
+    import pytest
+
+    from cvparse.primitives import ocr
+
+    if ocr._engines() is None:
+        pytest.skip("libtesseract.so.5 not loadable here")
+    sheet = _sheet()
+    want = ocr._tesseract_words(sheet, 6)
+    assert ocr._engines().idle  # an engine is loaded and idle before the fork
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: report whether it read the same words, then leave at once
+        os.close(r)
+        os.write(w, b"1" if ocr._tesseract_words(sheet, 6) == want else b"0")
+        os._exit(0)
+    os.close(w)
+    got = os.read(r, 1)
+    os.waitpid(pid, 0)
+    assert got == b"1"
+
+
+def test_concurrent_reads_share_the_engines():
+    from cvparse.primitives.ocr import read_crops, read_crops_later
+
+    crops = [_crop(w) for w in ("Customer", "Order Line")]
+    later = read_crops_later(crops, 28)
+    now = read_crops(crops, 28)
+    assert [[w.text for w in ws] for ws in later()] == [[w.text for w in ws] for ws in now]
+    assert [" ".join(w.text for w in ws) for ws in now] == ["Customer", "Order Line"]
