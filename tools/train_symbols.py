@@ -23,6 +23,7 @@ import random
 import re
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -103,28 +104,15 @@ def flowchart_labels(gt: dict, connectors, mask: np.ndarray, th: float
     return out
 
 
-def _flowchart_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
-    """Every connector end the pipeline traces on one flowchart, labelled from the GT."""
-    from cvparse.connectors.trace import marker_mask
-    from cvparse.pipeline import parse
-
-    gt = json.loads(path.with_suffix(".json").read_text())
-    r = parse(path, kind="flowchart")
-    mask = marker_mask(r.inventory)
-    return [(mask, view, label, r.connectors[i].ends[k].marker)
-            for i, k, view, label in flowchart_labels(gt, r.connectors, mask,
-                                                      r.inventory.scale.text_height)]
-
-
-def _topology_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
-    """Every connector end the pipeline traces on one topology diagram, labelled from the
-    GT edges like a flowchart's (every head ``arrow``, drawn filled or open, as UML's open
+def _graph_ends(path: Path, kind: str) -> list[tuple[np.ndarray, EndView, str, str]]:
+    """Every connector end the pipeline traces on one flowchart or topology diagram,
+    labelled from the GT edges (every head ``arrow``, drawn filled or open, as UML's open
     dependency heads are)."""
     from cvparse.connectors.trace import marker_mask
     from cvparse.pipeline import parse
 
     gt = json.loads(path.with_suffix(".json").read_text())
-    r = parse(path, kind="topology")
+    r = parse(path, kind=kind)
     mask = marker_mask(r.inventory)
     return [(mask, view, label, r.connectors[i].ends[k].marker)
             for i, k, view, label in flowchart_labels(gt, r.connectors, mask,
@@ -256,8 +244,8 @@ def _collect_family(fixtures: Path, family: str, ext: str, cache: Path, limit: i
     if cache.exists():
         z = np.load(cache, allow_pickle=False)
         return {k: z[k] for k in z.files}
-    reader = {"flowchart": _flowchart_ends, "uml": _uml_ends,
-              "topology": _topology_ends}[family]
+    reader = {"flowchart": partial(_graph_ends, kind="flowchart"), "uml": _uml_ends,
+              "topology": partial(_graph_ends, kind="topology")}[family]
     rng = np.random.default_rng(5)
     X, y, val, geo, fam = [], [], [], [], []
     symbols.model_path = lambda: None  # the parser's own guesses: geometry alone
