@@ -380,6 +380,94 @@ def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventor
     return out
 
 
+def _probe(end: End, ink: np.ndarray, boxes: list, stroke: float, turns: int = 2,
+           gap: int = 0) -> tuple[int, End] | None:
+    """The node a loose end reaches by running on over ink broken by no more than ``gap``
+    px (a stretch the tracer lost, e.g. as the border of a gap closed off by lines), or
+    None where the ink stops first; with the end moved to where it arrives. Straight on; an
+    axis-aligned run may turn a right-angle corner (up to ``turns`` times) where the ink
+    goes on one way only."""
+    r = max(1, int(round(stroke)))
+    d = np.asarray(end.direction, float)
+    d = d / max(float(np.hypot(d[0], d[1])), 1e-6)
+    axis = float(np.abs(d).max()) > 0.98  # a heading a few degrees off an axis is on it
+    if axis:
+        d = np.where(np.abs(d) == np.abs(d).max(), np.sign(d), 0.0)
+    p, k = _run(np.asarray(end.point, float), d, ink, boxes, r, gap)
+    if k is not None or not axis:
+        return _arrival(k, p, d)
+    for _ in range(turns):
+        ways = []
+        for n in (np.array([-d[1], d[0]]), np.array([d[1], -d[0]])):
+            q = p - r * d  # the corner sits within a stroke of where the run stopped
+            if all(_inked(ink, q + t * n, q + t * n, r // 2) for t in range(r + 1, 3 * r + 3)):
+                ways.append((q, n))
+        if len(ways) != 1:
+            return None
+        q, d = ways[0]
+        p, k = _run(q, d, ink, boxes, r, gap)
+        if k is not None:
+            return _arrival(k, p, d)
+    return None
+
+
+def _arrival(k: int | None, p: np.ndarray, d: np.ndarray) -> tuple[int, End] | None:
+    return None if k is None else (k, End(point=(float(p[0]), float(p[1])),
+                                          direction=(float(d[0]), float(d[1]))))
+
+
+def _run(start: np.ndarray, d: np.ndarray, ink: np.ndarray, boxes: list, r: int,
+         gap: int = 0) -> tuple[np.ndarray, int | None]:
+    """Walk from ``start`` along ``d`` while there is ink: the last point on ink, and the
+    node box reached (within a stroke), if any."""
+    h, w = ink.shape
+    grow = r + 1
+    n = np.array([-d[1], d[0]])
+    offsets = np.arange(-r, r + 1, dtype=float)
+    drift = 0.0
+    last, last_t = start, 0
+    for t in range(1, int(np.hypot(w, h))):
+        p = start + t * d + drift * n
+        for k, b in enumerate(boxes):
+            if b[0] - grow <= p[0] <= b[2] + grow and b[1] - grow <= p[1] <= b[3] + grow:
+                return p, k
+        side = p[None, :] + offsets[:, None] * n[None, :]
+        xs, ys = np.round(side[:, 0]).astype(int), np.round(side[:, 1]).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        hit = np.zeros(len(offsets), bool)
+        hit[ok] = ink[ys[ok], xs[ok]]
+        if not hit.any():
+            if t - last_t > gap:
+                return last, None
+            continue
+        last, last_t = p, t
+        # keep to the middle of the line, but never wander off the straight run
+        drift = float(np.clip(drift + 0.5 * offsets[hit].mean(), -r, r))
+    return last, None
+
+
+def probe_ends(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
+               ink: np.ndarray, boxes: list, stroke: float, dash_gap: float = 0.0
+               ) -> tuple[list[Connector], list[tuple[int | None, int | None]], list[list[bool]]]:
+    """Connectors and ``ends`` with each loose end attached to the node that
+    :func:`_probe` reaches from it (the end moved there), and which ends moved. Dashed and
+    dotted lines run straight on over gaps up to ``dash_gap`` and turn no corners."""
+    conns, out, moved = [], [], []
+    for c, pair in zip(connectors, ends):
+        new_ends, new_pair, flags = list(c.ends), list(pair), [False, False]
+        for i in (0, 1):
+            if pair[i] is None:
+                hit = _probe(c.ends[i], ink, boxes, stroke,
+                             turns=2 if c.style == "solid" else 0,
+                             gap=0 if c.style == "solid" else int(round(dash_gap)))
+                if hit is not None:
+                    new_pair[i], new_ends[i], flags[i] = hit[0], hit[1], True
+        conns.append(replace(c, ends=tuple(new_ends)) if any(flags) else c)
+        out.append((new_pair[0], new_pair[1]))
+        moved.append(flags)
+    return conns, out, moved
+
+
 @dataclass
 class Chain:
     """Connector pieces joined at their loose ends (a line broken at a corner or a gap, or
@@ -402,7 +490,95 @@ def _loose_ends_meet(a: End, b: End, th: float) -> bool:
     return (float(np.dot(a.direction, u)) > 0.9 and float(np.dot(b.direction, -u)) > 0.9)
 
 
-def chains(connectors: list[Connector], ends: list[tuple[int | None, int | None]], th: float
+def _end(connectors: list[Connector], ref: tuple[int, int]) -> End:
+    return connectors[ref[0]].ends[ref[1]]
+
+
+def _continues(a: End, b: End, th: float) -> bool:
+    """Loose end ``b`` carries on the line of loose end ``a``: the two head towards each
+    other (opposite headings, |cos| > 0.9) and sit on one line (small sideways offset)."""
+    if float(np.dot(a.direction, b.direction)) > -0.9:
+        return False
+    v = np.subtract(b.point, a.point)
+    side = abs(float(a.direction[0] * v[1] - a.direction[1] * v[0]))
+    return side <= 0.4 * th and float(np.dot(a.direction, v)) >= -0.4 * th
+
+
+def _inked(ink: np.ndarray, p: np.ndarray, q: np.ndarray, r: int) -> bool:
+    """Ink all along the straight run from ``p`` to ``q`` (within ``r`` px of it)."""
+    n = int(np.ceil(np.hypot(*(q - p)))) + 1
+    h, w = ink.shape
+    for x, y in np.linspace(p, q, n):
+        xi, yi = int(round(x)), int(round(y))
+        if not (0 <= xi < w and 0 <= yi < h):
+            return False
+        if not ink[max(0, yi - r):yi + r + 1, max(0, xi - r):xi + r + 1].any():
+            return False
+    return True
+
+
+def _bridge(a: End, b: End, ink: np.ndarray, stroke: float, th: float,
+            boxes: list) -> float | None:
+    """Length of the drawn ink joining loose ends ``a`` and ``b`` that the tracer lost
+    (taken as the border of a gap closed off by lines), or None: straight on when they
+    face each other, or round one corner where their headings cross at right angles;
+    longer than the gaps :func:`_loose_ends_meet` closes, and never through a node box."""
+    pa, pb = np.asarray(a.point, float), np.asarray(b.point, float)
+    da, db = np.asarray(a.direction, float), np.asarray(b.direction, float)
+    v = pb - pa
+    side = stroke + 2
+    if float(np.dot(da, db)) < -0.95:
+        if abs(float(da[0] * v[1] - da[1] * v[0])) > side or float(np.dot(da, v)) <= 0:
+            return None
+        legs = [(pa, pb)]
+    elif min(float(np.abs(da).max()), float(np.abs(db).max())) > 0.98:
+        # an orthogonal route's corner c = pa + s da = pb + t db with s, t > 0
+        m = np.array([[da[0], -db[0]], [da[1], -db[1]]])
+        if abs(float(np.linalg.det(m))) < 0.5:
+            return None
+        s, t = np.linalg.solve(m, v)
+        if s <= 0.5 * th or t <= 0.5 * th:
+            return None
+        c = pa + s * da
+        legs = [(pa, c), (c, pb)]
+    else:
+        return None
+    length = sum(float(np.hypot(*(q - p))) for p, q in legs)
+    if length <= 2.0 * th:
+        return None
+    r = max(1, int(round(stroke)))
+    for p, q in legs:
+        lo, hi = np.minimum(p, q), np.maximum(p, q)
+        if any(lo[0] < x2 and hi[0] > x1 and lo[1] < y2 and hi[1] > y1
+               for x1, y1, x2, y2 in boxes):
+            return None
+        if not _inked(ink, p, q, r):
+            return None
+    return length
+
+
+def _bridges(connectors: list[Connector], loose: list[tuple[int, int]],
+             pairs: list[tuple[int, int]], ink: np.ndarray, stroke: float, th: float,
+             boxes: list) -> list[tuple[int, int]]:
+    """Pairs of loose ends of solid pieces joined by lost ink, each end to its shortest
+    bridge and only where that choice is mutual (lines sharing a corridor offer several)."""
+    best: dict[int, tuple[float, int]] = {}
+    for a, b in pairs:
+        if connectors[loose[a][0]].style != "solid" or connectors[loose[b][0]].style != "solid":
+            continue
+        length = _bridge(_end(connectors, loose[a]), _end(connectors, loose[b]),
+                         ink, stroke, th, boxes)
+        if length is None:
+            continue
+        for x, y in ((a, b), (b, a)):
+            if x not in best or length < best[x][0]:
+                best[x] = (length, y)
+    return [(a, b) for a, b in pairs if best.get(a, (0, -1))[1] == b
+            and best.get(b, (0, -1))[1] == a]
+
+
+def chains(connectors: list[Connector], ends: list[tuple[int | None, int | None]], th: float,
+           ink: np.ndarray | None = None, stroke: float = 1.0, boxes: list = ()
            ) -> list[Chain]:
     """Dangling connectors joined loose end to loose end into chains that reach nodes.
 
@@ -418,11 +594,23 @@ def chains(connectors: list[Connector], ends: list[tuple[int | None, int | None]
             i = parent[i]
         return i
 
-    for a in range(len(loose)):
-        i, k = loose[a]
-        for j, m in loose[a + 1:]:
-            if j != i and _loose_ends_meet(connectors[i].ends[k], connectors[j].ends[m], th):
-                parent[find(j)] = find(i)
+    pairs = [(a, b) for a in range(len(loose)) for b in range(a + 1, len(loose))
+             if loose[a][0] != loose[b][0]]
+    meets = [(a, b) for a, b in pairs
+             if _loose_ends_meet(_end(connectors, loose[a]), _end(connectors, loose[b]), th)]
+    aligned = {(a, b) for a, b in meets
+               if _continues(_end(connectors, loose[a]), _end(connectors, loose[b]), th)}
+    if ink is not None:
+        bridges = _bridges(connectors, loose, pairs, ink, stroke, th, boxes)
+        meets += [pair for pair in bridges if pair not in meets]
+        aligned.update(bridges)
+    has_aligned = {x for pair in aligned for x in pair}
+    for a, b in meets:
+        # Where two lines cross, each end joins the piece that runs on in its heading,
+        # not the nearest end of the other line; an end with no such piece (the stem of
+        # a fork) still joins whatever it meets.
+        if (a, b) in aligned or a not in has_aligned or b not in has_aligned:
+            parent[find(loose[b][0])] = find(loose[a][0])
     groups: dict[int, list[int]] = {}
     for i in parent:
         groups.setdefault(find(i), []).append(i)
@@ -472,12 +660,19 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     live = split_through(live, tnodes, inv.scale)
     read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
     ends = _end_nodes(live, tnodes, inv)
+    probed: set[int] = set()
+    if inv.ink is not None:
+        live, ends, moved = probe_ends(live, ends, inv.ink, [n.bbox for n in tnodes],
+                                       inv.scale.stroke, 0.8 * th)
+        read_cut_ends(live, moved, inv)
+        probed = {id(c) for c, flags in zip(live, moved) if any(flags)}
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
     typical = _typical_width(live, ends, 25.0)
     pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)
-    for ch in chains(live, ends, th):
+    for ch in chains(live, ends, th, inv.ink, inv.scale.stroke, [n.bbox for n in tnodes]):
         pairs.extend(_chain_edges(ch, live, typical))
         dangling -= len(ch.pieces)
+    pairs = _merge_probed(pairs, probed)
     edges = []
     for c, e in pairs:
         if legends:
@@ -490,6 +685,24 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
         extra["legend"] = [lg.to_dict() for lg in legends]
     return Graph(kind="topology", width=inv.width, height=inv.height, nodes=nodes,
                  edges=edges, extra=extra)
+
+
+def _merge_probed(pairs: list[tuple[Connector, Edge]], probed: set[int]
+                  ) -> list[tuple[Connector, Edge]]:
+    """``pairs`` without the edges of probed connectors that repeat another edge's node
+    pair (the pieces of one line on both sides of a lost stretch each reach both of its
+    nodes); a directed repeat stands in for an undirected edge."""
+    out: list[tuple[Connector, Edge]] = []
+    where: dict[frozenset, int] = {}
+    for c, e in sorted(pairs, key=lambda ce: id(ce[0]) in probed):
+        key = frozenset((e.source, e.target))
+        k = where.get(key)
+        if k is None or id(c) not in probed:
+            where.setdefault(key, len(out))
+            out.append((c, e))
+        elif e.directed and not out[k][1].directed and id(out[k][0]) in probed:
+            out[k] = (c, e)
+    return out
 
 
 def _within(points: np.ndarray, box) -> bool:

@@ -1,6 +1,8 @@
 """Node-link assembly: icon nodes, connectors cut at the nodes they run through, and
 empty regions closed off by connectors."""
 
+from dataclasses import replace
+
 import numpy as np
 
 from cvparse.assembly.graph import (
@@ -9,6 +11,7 @@ from cvparse.assembly.graph import (
     _chain_edges,
     _stack_lines,
     chains,
+    probe_ends,
     split_through,
     topology_nodes,
 )
@@ -195,3 +198,52 @@ def test_head_where_a_line_runs_on_through_an_icon_is_read():
     label = {n.id: n.label for n in doc.nodes}
     edges = {(label[e.source], label[e.target], e.directed) for e in doc.edges}
     assert edges == {("Alpha", "Hub", True), ("Hub", "Gamma", False)}
+
+
+def test_pieces_of_two_crossing_lines_join_by_heading_not_nearness():
+    # line A: node 0 -> (95,100) | (105,100) -> node 1; line B: node 2 -> (100,96) |
+    # (100,104) -> node 3: all four loose ends lie within a corner gap of each other
+    a1 = _piece([[20, 100], [95, 100]])
+    a2 = _piece([[105, 100], [180, 100]], ("none", "arrow"))
+    b1 = _piece([[100, 20], [100, 96]])
+    b2 = _piece([[100, 104], [100, 180]], ("none", "arrow"))
+    ch = chains([a1, a2, b1, b2], [(0, None), (None, 1), (2, None), (None, 3)], th=12)
+    assert sorted(c.pieces for c in ch) == [[0, 1], [2, 3]]
+
+
+def test_lost_stretch_of_ink_is_bridged_round_a_corner():
+    ink = np.zeros((200, 200), bool)
+    ink[99:102, 40:161] = True      # drawn: across at y=100 from x=40 to 160,
+    ink[40:101, 159:162] = True     # then up at x=160 to y=40
+    a = _piece([[10, 100], [40, 100]])               # node 0 -> loose end at (40,100)
+    b = _piece([[160, 40], [160, 10]], ("arrow", "none"))  # loose end (160,40) -> node 1
+    ch = chains([a, b], [(0, None), (None, 1)], th=12, ink=ink, stroke=2.0, boxes=[])
+    assert len(ch) == 1 and ch[0].pieces == [0, 1]
+    # without the ink the two ends are too far apart to join
+    assert chains([a, b], [(0, None), (None, 1)], th=12) == []
+    gap = ink.copy()
+    gap[99:102, 90:100] = False     # a real break in the drawing: no bridge
+    assert chains([a, b], [(0, None), (None, 1)], th=12, ink=gap, stroke=2.0, boxes=[]) == []
+
+
+def test_loose_end_runs_on_over_ink_to_a_node():
+    ink = np.zeros((200, 300), bool)
+    ink[99:102, 40:201] = True      # across from the loose end to x=200, then down
+    ink[100:150, 199:202] = True
+    boxes = [[0, 80, 30, 120], [170, 150, 230, 190]]
+    a = _piece([[30, 100], [40, 100]])
+    conns, ends, moved = probe_ends([a], [(0, None)], ink, boxes, 2.0)
+    assert ends == [(0, 1)] and moved == [[False, True]]
+    assert conns[0].ends[1].point[1] > 140          # the end now sits at node 1
+    ink[99:102, 120:125] = False    # broken ink: the end stays loose
+    assert probe_ends([a], [(0, None)], ink, boxes, 2.0)[1] == [(0, None)]
+
+
+def test_loose_end_of_a_dashed_line_runs_on_over_dash_gaps_only():
+    ink = np.zeros((200, 300), bool)
+    for x in range(40, 160, 12):    # dashes 8 px long, gaps 4 px
+        ink[99:102, x:x + 8] = True
+    boxes = [[0, 80, 30, 120], [160, 80, 220, 120]]
+    a = replace(_piece([[30, 100], [40, 100]]), style="dashed")
+    assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=10)[1] == [(0, 1)]
+    assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=0)[1] == [(0, None)]
