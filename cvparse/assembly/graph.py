@@ -400,7 +400,7 @@ def _probe(end: End, ink: np.ndarray, boxes: list, stroke: float, turns: int = 2
         ways = []
         for n in (np.array([-d[1], d[0]]), np.array([d[1], -d[0]])):
             q = p - r * d  # the corner sits within a stroke of where the run stopped
-            if all(_inked(ink, q + t * n, q + t * n, r // 2) for t in range(r + 1, 3 * r + 3)):
+            if all(inked_along(ink, q + t * n, q + t * n, r // 2) for t in range(r + 1, 3 * r + 3)):
                 ways.append((q, n))
         if len(ways) != 1:
             return None
@@ -504,8 +504,9 @@ def _continues(a: End, b: End, th: float) -> bool:
     return side <= 0.4 * th and float(np.dot(a.direction, v)) >= -0.4 * th
 
 
-def _inked(ink: np.ndarray, p: np.ndarray, q: np.ndarray, r: int) -> bool:
-    """Ink all along the straight run from ``p`` to ``q`` (within ``r`` px of it)."""
+def inked_along(ink: np.ndarray, p: np.ndarray, q: np.ndarray, r: int) -> bool:
+    """Ink all along the straight run from ``p`` to ``q`` (within ``r`` px of it; with
+    ``q`` at ``p``, ink near that point)."""
     n = int(np.ceil(np.hypot(*(q - p)))) + 1
     h, w = ink.shape
     for x, y in np.linspace(p, q, n):
@@ -552,7 +553,7 @@ def _bridge(a: End, b: End, ink: np.ndarray, stroke: float, th: float,
         if any(lo[0] < x2 and hi[0] > x1 and lo[1] < y2 and hi[1] > y1
                for x1, y1, x2, y2 in boxes):
             return None
-        if not _inked(ink, p, q, r):
+        if not inked_along(ink, p, q, r):
             return None
     return length
 

@@ -17,6 +17,7 @@ from scipy import ndimage
 from ..connectors.elements import Connector
 from ..model import Document
 from ..primitives.elements import Inventory
+from .graph import inked_along
 
 BIG_SYMBOL = 3.0
 """An ER diamond or IS-A triangle is at least this many text heights wide (UML end
@@ -51,6 +52,7 @@ def _drawn_triangles(inv: Inventory) -> int:
     """Big triangles drawn as such: three lines that cross each other also close a
     triangle, but run on past at least two of its corners."""
     th = inv.scale.text_height
+    reach = max(1, int(round(inv.scale.stroke)))  # ink within about a stroke of a point
     count = 0
     for s in inv.shapes:
         if s.kind != "triangle" or s.bbox[2] - s.bbox[0] < BIG_SYMBOL * th:
@@ -67,21 +69,11 @@ def _drawn_triangles(inv: Inventory) -> int:
             beyond = 0
             for other in (corners[k - 1], corners[(k + 1) % 3]):
                 u = (v - other) / max(float(np.hypot(*(v - other))), 1e-6)
-                beyond += all(_inked(inv.ink, v + f * th * u, inv.scale.stroke)
-                              for f in (1.0, 1.5, 2.0))
+                beyond += all(inked_along(inv.ink, q, q, reach)
+                              for q in (v + f * th * u for f in (1.0, 1.5, 2.0)))
             crossings += beyond == 2
         count += crossings < 2
     return count
-
-
-def _inked(ink: np.ndarray, p: np.ndarray, stroke: float) -> bool:
-    """Ink within about a stroke width of point ``p``."""
-    r = max(1, int(round(stroke)))
-    x, y = int(round(p[0])), int(round(p[1]))
-    h, w = ink.shape
-    if not (0 <= x < w and 0 <= y < h):
-        return False
-    return bool(ink[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].any())
 
 
 def _holds_text(inv: Inventory, bbox) -> bool:
