@@ -677,7 +677,7 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     edges = []
     for c, e in pairs:
         if legends:
-            e.type = edge_type(c, e.style, legends, inv)
+            e.type = edge_type(c, legends, inv)
         edges.append(e)
     nodes = [Node(id=f"n{k + 1}", label=n.label, shape=n.shape, bbox=n.bbox)
              for k, n in enumerate(tnodes)]

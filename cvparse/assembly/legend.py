@@ -260,14 +260,17 @@ def drawn_pattern(c: Connector, inv: Inventory) -> str:
     """``solid``, ``dashed`` or ``dotted``, from the ink under the connector's centre line.
 
     Only the pixels across the line are looked at (never along it), so the short gaps of
-    a dotted line are not bridged.  The ends (arrowheads, borders) are left out.
+    a dotted line are not bridged.  The ends are left out: a text height at a headed end
+    (the arrowhead), a third of one at a plain end (the border it meets).  A line too
+    short to show a pattern keeps the tracer's reading (``c.style``).
     """
     rgb = inv.image
     h, w = rgb.shape[:2]
     pts = _resample(np.asarray(c.points, float))
-    skip = int(round(inv.scale.text_height))
-    if len(pts) < 2 * skip + 8:
-        return "solid"
+    th = inv.scale.text_height
+    skips = [int(round(th if e.marker != "none" else max(2.0, th / 3))) for e in c.ends]
+    if len(pts) < sum(skips) + 8:
+        return c.style if c.style in ("dashed", "dotted") else "solid"
     ahead = np.roll(pts, -3, axis=0) - np.roll(pts, 3, axis=0)
     ahead[:3] = ahead[3]
     ahead[-3:] = ahead[-4]
@@ -281,7 +284,7 @@ def drawn_pattern(c: Connector, inv: Inventory) -> str:
         q[:, 1] = q[:, 1].clip(0, h - 1)
         d = np.sqrt(((rgb[q[:, 1], q[:, 0]].astype(np.float32) - bg) ** 2).sum(-1))
         best = np.maximum(best, d)
-    best = best[skip:-skip]
+    best = best[skips[0]:len(best) - skips[1]]
     peak = float(np.percentile(best, 90))
     if peak <= 0:
         return "solid"
@@ -293,8 +296,55 @@ def drawn_pattern(c: Connector, inv: Inventory) -> str:
     runs = stops - starts
     if len(runs) < 2:
         return "solid"
-    return "dotted" if float(np.median(runs)) <= 2 * max(c.width, inv.scale.stroke) + 1 \
+    # a mark cut by the window's edge shows only part of its length
+    whole = runs[(starts > 0) & (stops < len(on))]
+    marks = whole if len(whole) else runs
+    return "dotted" if float(np.median(marks)) <= 2 * max(c.width, inv.scale.stroke) + 1 \
         else "dashed"
+
+
+def drawn_width(c: Connector, inv: Inventory) -> float:
+    """Width of the line under a connector, measured as :func:`line_core` measures a
+    swatch: across the line at every point where it is fully inked, each pixel counts by
+    its share of the line's colour; the median over the line (ends left out).
+
+    Only the run of ink around the centre line counts, so a line drawn close beside it
+    does not widen it.
+    """
+    rgb = inv.image
+    h, w = rgb.shape[:2]
+    pts = _resample(np.asarray(c.points, float))
+    skip = int(round(inv.scale.text_height))
+    if len(pts) >= 2 * skip + 8:
+        pts = pts[skip:len(pts) - skip]
+    if len(pts) < 3:
+        return float(c.width)
+    ahead = np.gradient(pts, axis=0)
+    norm = np.maximum(np.linalg.norm(ahead, axis=1, keepdims=True), 1e-6)
+    normal = np.stack([-ahead[:, 1], ahead[:, 0]], 1) / norm
+    reach = int(np.ceil(2 * max(c.width, inv.scale.stroke))) + 2
+    offsets = np.arange(-reach, reach + 1)
+    q = np.round(pts[:, None, :] + offsets[None, :, None] * normal[:, None, :]).astype(int)
+    q[..., 0] = q[..., 0].clip(0, w - 1)
+    q[..., 1] = q[..., 1].clip(0, h - 1)
+    dist = colour_distance(rgb[q[..., 1], q[..., 0]], inv.background)  # points x offsets
+    mid = reach  # the column of offset 0
+    core = dist[:, mid - 1:mid + 2].max(axis=1)
+    top = float(np.percentile(core, 90))
+    if top <= 0:
+        return float(c.width)
+    # the run of ink through the centre line, up to the first nearly blank pixel each side
+    blank = dist < 0.1 * top
+    idx = np.arange(len(offsets))[None, :]
+    left = np.where(blank & (idx < mid - 1), idx, -1).max(axis=1)
+    right = np.where(blank & (idx > mid + 1), idx, len(offsets)).min(axis=1)
+    inside = (idx > left[:, None]) & (idx < right[:, None])
+    peak = np.where(inside, dist, 0).max(axis=1)
+    strong = peak >= 0.8 * top  # points where the line (a dash, a dot) is fully inked
+    if not strong.any():
+        return float(c.width)
+    share = np.clip(dist[strong] / peak[strong, None], 0, 1) * inside[strong]
+    return float(np.median(share.sum(axis=1)))
 
 
 def _style_cost(pattern: str, swatch_style: str) -> float:
@@ -305,16 +355,18 @@ def _style_cost(pattern: str, swatch_style: str) -> float:
     return 1.0
 
 
-def edge_type(c: Connector, style: str, legends: list[Legend], inv: Inventory) -> str:
+def edge_type(c: Connector, legends: list[Legend], inv: Inventory) -> str:
     """The legend type whose swatch looks most like the connector: colour where the
     legend's colours differ, line pattern (solid, dashed, dotted) always; between rows
-    alike in both, a bold connector takes the widest swatch and a thin one the thinnest.
+    alike in both and drawn in different widths, the swatch nearest in width to the
+    line (:func:`drawn_width`, measured as the swatches are, not guessed from how bold
+    the line is beside the page's other lines).
     """
     entries = [e for lg in legends for e in lg.entries]
     if not entries:
         return ""
     tint = _tint(connector_colour(c, inv), inv.background)
-    pattern = "solid" if style == "bold" else drawn_pattern(c, inv)
+    pattern = drawn_pattern(c, inv)
     tints = [_tint(e.swatch.colour, inv.background) for e in entries]
     spread = max(float(np.linalg.norm(a - b)) for a in tints for b in tints)
     weight = 1 / TINT_SCALE if spread >= TINT_SCALE else 0.0
@@ -322,5 +374,7 @@ def edge_type(c: Connector, style: str, legends: list[Legend], inv: Inventory) -
              for e, t in zip(entries, tints)]
     low = min(costs)
     close = [e for e, k in zip(entries, costs) if k <= low + 0.3]
-    pick = max if style == "bold" else min
-    return pick(close, key=lambda e: e.swatch.width).type
+    if len({round(e.swatch.width, 1) for e in close}) <= 1:
+        return close[0].type
+    width = max(drawn_width(c, inv), 0.5)
+    return min(close, key=lambda e: abs(np.log(max(e.swatch.width, 0.5) / width))).type

@@ -33,6 +33,10 @@ SYMBOL_UNSURE = 0.2
 threshold is unsure and the classifier decides."""
 NET_SURE = 0.8
 """The classifier overrides a sure geometric reading only with at least this probability."""
+NET_VETO = 0.9
+"""An end whose ink passes the width test (a filled head, clearly wider than the line) is
+read as plain only when the classifier is at least this sure: its crop may miss a head
+that sits where the line turns or that runs into a border, the width test does not."""
 
 
 def ownership(mask: np.ndarray, connectors: list[Connector]) -> np.ndarray:
@@ -85,10 +89,16 @@ def end_halfwidth(conn: Connector, index: int, end: int, dist: np.ndarray,
     return float(window.max()) if window.size else 0.0
 
 
-def end_widths(connectors: list[Connector], mask: np.ndarray, stroke: float
-               ) -> list[tuple[float, float]]:
-    """Widest ink near both ends of every connector, in units of the connector's stroke."""
-    dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
+def ink_depth(mask: np.ndarray) -> np.ndarray:
+    """Distance from every ink pixel to the paper (half the local stroke width)."""
+    return cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
+
+
+def end_widths(connectors: list[Connector], mask: np.ndarray, stroke: float,
+               dist: np.ndarray | None = None) -> list[tuple[float, float]]:
+    """Widest ink near both ends of every connector, in units of the connector's stroke
+    (``dist``: :func:`ink_depth` of ``mask``, if already computed)."""
+    dist = ink_depth(mask) if dist is None else dist
     drawn = drawn_connectors(mask.shape, connectors)
     out = []
     for i, c in enumerate(connectors):
@@ -115,12 +125,96 @@ def end_view(mask: np.ndarray, conn: Connector, end: int, text_height: float) ->
     return EndView(tip=tip, direction=d, unit=text_height)
 
 
-def decide(geometric: str, unsure: bool, probs: np.ndarray | None) -> str:
+def decide(geometric: str, unsure: bool, probs: np.ndarray | None, wide: bool = False
+           ) -> str:
     """Final marker: the classifier's where geometry is unsure or the classifier is sure,
-    else the geometric reading (always, when no classifier is installed)."""
+    else the geometric reading (always, when no classifier is installed).  A ``wide`` end
+    (one that passed the width test) stays a head unless the classifier is
+    ``NET_VETO`` sure it is plain."""
     if probs is None or not (unsure or float(probs.max()) >= NET_SURE):
         return geometric
-    return CLASSES[int(np.argmax(probs))]
+    best = CLASSES[int(np.argmax(probs))]
+    if wide and best == "none" and float(probs.max()) < NET_VETO:
+        return geometric
+    return best
+
+
+HEAD_TURN = 0.5
+"""A traced line that bends at a filled head (the cosine of its turn below this, a turn
+of more than 60 degrees) and runs on is following the border the head touches."""
+
+
+def _half_widths(wide: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Values of ``wide`` (ink depth, 3 x 3 max-filtered) under the points of a polyline:
+    the widest ink within a pixel of each point."""
+    h, w = wide.shape
+    xs = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+    return wide[ys, xs]
+
+
+def trim_past_heads(connectors: list[Connector], mask: np.ndarray, stroke: float,
+                    text_height: float, dist: np.ndarray | None = None) -> None:
+    """Cut off the stretch a trace ran on past a filled arrowhead: where a head touches a
+    border or another head, the tracer may go through it and along that ink; the line's
+    end is the head, not where the run stops.
+
+    An end is cut where, within one and a half text heights of it, the line passes ink
+    at least ``ARROW_MIN`` strokes wide and turns sharply there (``HEAD_TURN``), while the
+    stretch after it is much thinner.  The new end is the head's tip (the ink straight
+    on, up to twice the head's half-width), heading the way the line came in.
+    ``dist``: :func:`ink_depth` of ``mask``, if already computed.
+    """
+    if not connectors:
+        return
+    dist = ink_depth(mask) if dist is None else dist
+    wide = cv2.dilate(dist, np.ones((3, 3), np.uint8))
+    reach, lead = 1.5 * text_height, 0.5 * text_height
+    for c in connectors:
+        unit = min(stroke, max(1.0, c.width)) if c.width > 0 else stroke
+        for e in (0, 1):
+            full = np.asarray(c.points, float)
+            if e == 0:
+                full = full[::-1]
+            if len(full) < 4:
+                continue
+            # only the last stretch matters: traced points lie about a pixel apart
+            m = min(len(full), int(2 * (reach + lead)) + 8)
+            pts = full[-m:]
+            back = np.concatenate([[0.0], np.cumsum(np.hypot(
+                *np.diff(pts[::-1], axis=0).T))])[::-1]  # length from the end
+            if back[0] < reach + lead:
+                if m == len(full):
+                    continue
+                pts = full
+                back = np.concatenate([[0.0], np.cumsum(np.hypot(
+                    *np.diff(pts[::-1], axis=0).T))])[::-1]
+                if back[0] < reach + lead:
+                    continue
+            near = np.nonzero((back <= reach) & (back >= 2 * unit))[0]
+            if not len(near):
+                continue
+            hw = np.zeros(len(pts))
+            last = back <= reach + lead  # only the end's last stretch is looked at
+            hw[last] = _half_widths(wide, pts[last]) / unit
+            k = int(near[np.argmax(hw[near])])
+            tail = np.nonzero(back < 0.5 * back[k])[0]
+            if hw[k] < ARROW_MIN or not len(tail) or hw[tail].max() > 0.6 * hw[k]:
+                continue
+            j = int(np.searchsorted(-back, -(back[k] + lead)))  # a lead's length before k
+            vin = pts[k] - pts[min(j, k - 1)]
+            vout = pts[-1] - pts[k]
+            nin, nout = float(np.hypot(*vin)), float(np.hypot(*vout))
+            if nin == 0 or nout == 0 or float(np.dot(vin, vout)) / (nin * nout) > HEAD_TURN:
+                continue
+            d = vin / nin
+            # a head's tip lies about twice its widest half-width ahead of its middle
+            tip = advance_to_tip(mask, (float(pts[k][0]), float(pts[k][1])),
+                                 (float(d[0]), float(d[1])), 2 * hw[k] * unit)
+            kept = np.vstack([full[:len(full) - len(pts) + k + 1], [tip]])
+            c.points = kept if e == 1 else kept[::-1]
+            c.ends[e].point = (float(tip[0]), float(tip[1]))
+            c.ends[e].direction = (float(d[0]), float(d[1]))
 
 
 def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float,
@@ -128,9 +222,13 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float,
     """Set ``marker`` on both ends of every connector from the ink width around them.
 
     With ``text_height`` (the crop scale) and the model installed, the classifier also
-    looks at every end, all of a page in one batch, and decides by :func:`decide`.
+    looks at every end, all of a page in one batch, and decides by :func:`decide`; with
+    it, ends traced on past a head are first cut back to it (:func:`trim_past_heads`).
     """
-    widths = end_widths(connectors, mask, stroke)
+    dist = ink_depth(mask)
+    if text_height:
+        trim_past_heads(connectors, mask, stroke, text_height, dist)
+    widths = end_widths(connectors, mask, stroke, dist)
     for c, w in zip(connectors, widths):
         for e in (0, 1):
             c.ends[e].marker = "arrow" if is_head(w[e], w[1 - e]) else "none"
@@ -142,7 +240,8 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float,
         return
     for i, (c, w) in enumerate(zip(connectors, widths)):
         for e in (0, 1):
-            c.ends[e].marker = decide(c.ends[e].marker, w[e] >= PLAIN_MAX, probs[2 * i + e])
+            c.ends[e].marker = decide(c.ends[e].marker, w[e] >= PLAIN_MAX, probs[2 * i + e],
+                                      wide=is_head(w[e], w[1 - e]))
 
 
 def width_profile(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],

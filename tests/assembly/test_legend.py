@@ -3,7 +3,8 @@
 import numpy as np
 from PIL import ImageDraw
 
-from cvparse.assembly.legend import drawn_pattern, edge_type, find_legends, swatch_rows
+from cvparse.assembly.legend import (drawn_pattern, drawn_width, edge_type, find_legends,
+                                     swatch_rows)
 from cvparse.connectors.elements import Connector, End
 from cvparse.primitives.elements import Scale
 from cvparse.primitives.inventory import build_inventory
@@ -88,8 +89,8 @@ def test_legend_is_read_and_types_edges():
     assert [e.type for e in entries] == ["alpha", "beta"]
     assert [e.swatch.style for e in entries] == ["solid", "dashed"]
     assert entries[0].swatch.colour[0] > 150 and entries[1].swatch.colour[2] > 150
-    assert edge_type(_connector(225, 395, 150), "solid", legends, inv) == "alpha"
-    assert edge_type(_connector(225, 395, 210), "dashed", legends, inv) == "beta"
+    assert edge_type(_connector(225, 395, 150), legends, inv) == "alpha"
+    assert edge_type(_connector(225, 395, 210), legends, inv) == "beta"
 
 
 def test_same_colour_legend_types_by_pattern():
@@ -106,8 +107,8 @@ def test_same_colour_legend_types_by_pattern():
     inv.image = rgb
     legends = find_legends(inv)
     assert [e.type for e in legends[0].entries] == ["decay", "flow"]
-    # trace may call a dotted line solid; the pattern under the line decides
-    assert edge_type(_connector(225, 395, 150), "solid", legends, inv) == "flow"
+    # the pattern under the line decides (trace may call a dotted line solid)
+    assert edge_type(_connector(225, 395, 150), legends, inv) == "flow"
 
 
 def test_box_without_swatches_is_no_legend():
@@ -118,3 +119,69 @@ def test_box_without_swatches_is_no_legend():
     inv = build_inventory(rgb)
     inv.image = rgb
     assert find_legends(inv) == []
+
+
+def test_short_and_bold_dashed_lines_read_as_dashed():
+    """A dashed line too short to show its pattern between the ends keeps the tracer's
+    reading; a bold dashed line is measured, not taken for solid."""
+    img, draw = canvas(300, 120)
+    _dashed(draw, 10, 290, 30, (0, 0, 0), width=4, dash=14, gap=6)
+    rgb = to_array(img)
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    bold = _connector(10, 290, 30)
+    assert drawn_pattern(bold, inv) == "dashed"
+    th = inv.scale.text_height
+    short = _connector(100, 100 + int(th), 90)
+    short.style = "dashed"
+    assert drawn_pattern(short, inv) == "dashed"
+    short.style = "solid"
+    assert drawn_pattern(short, inv) == "solid"
+
+
+def test_plain_ends_leave_room_for_the_pattern():
+    """Between two plain ends only a little is cut off: a short dashed stretch still shows
+    its gaps when no arrowhead needs skipping."""
+    img, draw = canvas(200, 60)
+    _dashed(draw, 20, 56, 30, (0, 0, 0))
+    rgb = to_array(img)
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    c = _connector(20, 56, 30)
+    th = inv.scale.text_height
+    assert 36 < 2 * th + 8  # too short for a text height cut at both ends
+    assert drawn_pattern(c, inv) == "dashed"
+
+
+def test_drawn_width_measures_the_line_not_its_neighbour():
+    """A thin line drawn close beside a bold one measures thin, the bold one bold."""
+    img, draw = canvas(300, 120)
+    draw.line([(10, 40), (290, 40)], fill=(40, 40, 40), width=5)
+    draw.line([(10, 50), (290, 50)], fill=(10, 10, 10), width=2)
+    rgb = to_array(img)
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    bold, thin = _connector(10, 290, 40), _connector(10, 290, 50)
+    assert 4.0 <= drawn_width(bold, inv) <= 6.0
+    assert 1.5 <= drawn_width(thin, inv) <= 2.6
+
+
+def test_rows_alike_but_for_width_type_by_the_nearest_width():
+    """Two solid rows of one colour, thin and bold: each line takes the row nearest its
+    own width, whatever the page's typical connector width is."""
+    img, draw = canvas(420, 260)
+    ink = (50, 50, 50)
+    draw.rectangle([20, 20, 170, 100], outline=(40, 40, 40), width=2)
+    draw.line([(32, 45), (72, 45)], fill=ink, width=2)
+    draw.text((82, 36), "fiber", fill=(20, 20, 20), font=font(16))
+    draw.line([(32, 75), (72, 75)], fill=ink, width=5)
+    draw.text((82, 66), "serial", fill=(20, 20, 20), font=font(16))
+    draw.line([(220, 150), (400, 150)], fill=ink, width=5)
+    draw.line([(220, 160), (400, 160)], fill=ink, width=2)
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    legends = find_legends(inv)
+    assert [e.type for e in legends[0].entries] == ["fiber", "serial"]
+    assert edge_type(_connector(225, 395, 150), legends, inv) == "serial"
+    assert edge_type(_connector(225, 395, 160), legends, inv) == "fiber"

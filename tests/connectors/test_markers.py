@@ -165,3 +165,57 @@ def test_classify_ends_keeps_plain_lines_plain():
     conn = _connector(mask.shape, far, tip)
     classify_ends([conn], mask, stroke=2, text_height=16)
     assert [e.marker for e in conn.ends] == ["none", "none"]
+
+
+def test_decide_keeps_a_wide_end_unless_the_classifier_is_very_sure():
+    """A head that passed the width test survives a classifier only fairly sure of "none"
+    (its crop may miss a head at a bend); a very sure "none" still wins."""
+    from cvparse.connectors.markers import NET_SURE, NET_VETO, decide
+    fairly = np.array([0.5 * (NET_SURE + NET_VETO), 1 - 0.5 * (NET_SURE + NET_VETO), 0, 0, 0, 0])
+    very = np.array([NET_VETO + 0.5 * (1 - NET_VETO), 0.5 * (1 - NET_VETO), 0, 0, 0, 0])
+    assert decide("arrow", True, fairly, wide=True) == "arrow"
+    assert decide("arrow", True, fairly, wide=False) == "none"
+    assert decide("arrow", True, very, wide=True) == "none"
+
+
+@pytest.mark.parametrize("th", [12, 18])
+def test_trace_run_on_past_a_head_along_a_border_is_cut_back(th):
+    """A line comes down into a filled head that touches a box's top border; the trace
+    went on along the border.  The end is cut back to the head's tip and reads as a head."""
+    from cvparse.connectors.markers import trim_past_heads
+    s = th / 12
+    stroke = max(1, int(round(1.5 * s)))
+    img = np.zeros((int(200 * s), int(200 * s)), np.uint8)
+    x, tip_y, top = int(80 * s), int(120 * s), int(122 * s)
+    cv2.rectangle(img, (int(40 * s), top), (int(180 * s), int(180 * s)), 255, stroke)
+    cv2.line(img, (x, int(20 * s)), (x, tip_y - int(11 * s)), 255, stroke)
+    half = int(round(7 * s))
+    cv2.fillPoly(img, [np.array([[x - half, tip_y - int(12 * s)], [x + half, tip_y - int(12 * s)],
+                                 [x, tip_y]], np.int32)], 255)
+    mask = img > 0
+    down = [[x, y] for y in range(int(20 * s), tip_y + 1)]
+    along = [[x + k, tip_y] for k in range(1, int(14 * s))]
+    pts = np.array(down + along, float)
+    conn = Connector(points=pts, ends=(End(tuple(pts[0]), (0.0, -1.0)),
+                                       End(tuple(pts[-1]), (1.0, 0.0))), width=float(stroke))
+    trim_past_heads([conn], mask, float(stroke), float(th))
+    ex, ey = conn.ends[1].point
+    # at the head's tip, or across the border it runs into
+    assert abs(ex - x) <= 2 and tip_y - 3 <= ey <= top + stroke + 1
+    assert conn.ends[1].direction == pytest.approx((0.0, 1.0), abs=0.05)
+    assert conn.points[-1][0] == pytest.approx(ex) and len(conn.points) < len(pts)
+    classify_ends([conn], mask, stroke=float(stroke))
+    assert [e.marker for e in conn.ends] == ["none", "arrow"]
+
+
+def test_a_bend_without_a_head_is_not_cut():
+    """An orthogonal route turning a corner near its end, with no head there, is kept."""
+    from cvparse.connectors.markers import trim_past_heads
+    img = np.zeros((160, 160), np.uint8)
+    cv2.line(img, (60, 10), (60, 100), 255, 2)
+    cv2.line(img, (60, 100), (75, 100), 255, 2)
+    pts = np.array([[60, y] for y in range(10, 101)] + [[x, 100] for x in range(61, 76)], float)
+    conn = Connector(points=pts, ends=(End((60.0, 10.0), (0.0, -1.0)),
+                                       End((75.0, 100.0), (1.0, 0.0))), width=2.0)
+    trim_past_heads([conn], img > 0, 2.0, 14.0)
+    assert conn.ends[1].point == (75.0, 100.0) and len(conn.points) == len(pts)
