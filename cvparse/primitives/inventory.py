@@ -17,8 +17,8 @@ from .dashed import dashed_regions
 from .double import outer_border
 from .elements import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
-from .glyphs import (LOOKALIKE, SYMBOL_LOOKALIKE, is_single_glyph, repeat_glyph,
-                     repeated_letter, tight)
+from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
+                     tight)
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, colour_distance, ink_mask, paper_map
 from .pieces import hull_fits, joined_pieces
@@ -56,7 +56,9 @@ def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale
         again = estimate_scale(ink)
         if 1 / SCALE_AGREE <= again.text_height / scale.text_height <= SCALE_AGREE:
             scale = again
-        else:  # too few letters left whole: small filled boxes became blobs of ink
+        elif again.stroke > scale.stroke:  # small filled boxes became blobs of ink,
+            paper, ink = first, first_ink  # thickening every border: the first pass holds
+        else:  # too few letters left whole
             scale = Scale(stroke=again.stroke, text_height=scale.text_height)
     fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1)))
     return paper, ink, fine, scale
@@ -124,7 +126,8 @@ def _text_crop(rgb: np.ndarray, fill: tuple[int, int, int], region: Region, stro
     Ink touching the border zone is an arrowhead tip or a border remnant, not text, and
     ink outside the region is not the label, unless either is a letter in line with the
     rest of the label: a diamond's tapering end, or the end of a label whose shape a
-    crossing line (or a dashed border) cut short.
+    crossing line (or a dashed border) cut short.  A line drawn across the label is taken
+    out first (:func:`crossing_lines`), so the letters it touches are not lost with it.
     """
     x1, y1, x2, y2 = region.bbox
     inside = cv2.erode(region.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
@@ -134,12 +137,26 @@ def _text_crop(rgb: np.ndarray, fill: tuple[int, int, int], region: Region, stro
     full = 255.0 - np.clip(dist / top, 0, 1) * 255.0
     gray = full.copy()
     gray[~inside] = 255
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((gray < 160).astype(np.uint8),
-                                                           connectivity=8)
     edge = inside & ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    touching = set(np.unique(labels[edge & (labels > 0)]).tolist())
-    core = np.array([stats[j, :4] for j in range(1, n)
-                     if j not in touching and stats[j, 3] >= 3]).reshape(-1, 4)
+    n, labels, stats, touching = _components(gray, edge)
+    letters = _core(n, stats, touching)
+    for _ in range(3 if len(letters) else 0):
+        # Too big for a letter and touching the edge: may be lines crossing the label,
+        # with the letters they pass through.  What is left of them once the lines are
+        # taken out stays only where it is a letter in line with the others.
+        big = np.isin(labels, [i for i in touching if stats[i, 2] > 1.5 * text_height
+                               or stats[i, 3] > 1.1 * text_height])
+        lines = crossing_lines(big, inside, stroke, text_height)
+        if not lines.any():
+            break
+        gray[lines] = 255
+        n, labels, stats, touching = _components(gray, edge)
+        left = set(np.unique(labels[big & ~lines & (labels > 0)]).tolist()) - touching
+        junk = [i for i in left if not _letter_in_line(stats[i, :4], letters, text_height)]
+        if junk:
+            gray[np.isin(labels, junk)] = 255
+            n, labels, stats, touching = _components(gray, edge)
+    core = _core(n, stats, touching)
     drop = [i for i in touching if not _letter_in_line(stats[i, :4], core, text_height)]
     if drop:
         gray[np.isin(labels, drop)] = 255
@@ -157,6 +174,54 @@ def _text_crop(rgb: np.ndarray, fill: tuple[int, int, int], region: Region, stro
     m = 2
     crop = gray[max(0, ys.min() - m):ys.max() + m + 1, max(0, xs.min() - m):xs.max() + m + 1]
     return crop.astype(np.uint8)
+
+
+def _core(n: int, stats: np.ndarray, touching: set[int]) -> np.ndarray:
+    """Boxes of the components clear of the edge (the label's letters), ``x, y, w, h``."""
+    return np.array([stats[j, :4] for j in range(1, n)
+                     if j not in touching and stats[j, 3] >= 3]).reshape(-1, 4)
+
+
+def _components(gray: np.ndarray, edge: np.ndarray
+                ) -> tuple[int, np.ndarray, np.ndarray, set[int]]:
+    """Dark components of a crop: count, labels, stats and those touching ``edge``."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((gray < 160).astype(np.uint8),
+                                                           connectivity=8)
+    return n, labels, stats, set(np.unique(labels[edge & (labels > 0)]).tolist())
+
+
+def crossing_lines(dark: np.ndarray, inside: np.ndarray, stroke: float, text_height: float
+                   ) -> np.ndarray:
+    """Pixels of straight lines drawn across an area (connectors crossing a shape), as a
+    mask.  Such a line joins the letters it passes through to the border zone, and the
+    label would lose them with it.  A straight run of ``dark`` (ink too big for a letter)
+    at least a text height long, reaching the edge of the area, is a line: it is followed
+    on across the area over that ink."""
+    out = np.zeros(dark.shape, bool)
+    length = int(round(text_height))
+    if not dark.any():
+        return out
+    segs = cv2.HoughLinesP(dark.astype(np.uint8), 1, np.pi / 180, length,
+                           minLineLength=length, maxLineGap=max(1, int(round(stroke))))
+    if segs is None:
+        return out
+    depth = cv2.distanceTransform(np.pad(inside, 1).astype(np.uint8), cv2.DIST_L2,
+                                  3)[1:-1, 1:-1]
+    h, w = dark.shape
+    edge = stroke + 2
+    mask = np.zeros(dark.shape, np.uint8)
+    for x1, y1, x2, y2 in segs.reshape(-1, 4):
+        if min(depth[y1, x1], depth[y2, x2]) > edge:
+            continue
+        d = np.array([x2 - x1, y2 - y1], float)
+        d /= max(float(np.linalg.norm(d)), 1e-9)
+        far = float(h + w)
+        a = np.array([x1, y1]) - d * far
+        b = np.array([x2, y2]) + d * far
+        cv2.line(mask, tuple(int(v) for v in a.round()), tuple(int(v) for v in b.round()), 1,
+                 max(1, int(round(stroke))))
+    near = cv2.dilate(dark.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return mask.astype(bool) & near
 
 
 def _letter_in_line(box: np.ndarray, core: np.ndarray, text_height: float) -> bool:
@@ -178,8 +243,14 @@ def _letter_in_line(box: np.ndarray, core: np.ndarray, text_height: float) -> bo
 
 
 def _fill_colour(region: Region, rgb: np.ndarray, ink: np.ndarray) -> tuple[int, int, int]:
+    """The colour covering most of a region's interior. A light fill in a box much
+    smaller than the paper median's window was taken for ink; then the few pixels left
+    as paper are the label's letters, and the whole interior is measured instead."""
     x1, y1, x2, y2 = region.bbox
-    inner = rgb[y1:y2, x1:x2][region.filled & ~ink[y1:y2, x1:x2]]
+    paper = region.filled & ~ink[y1:y2, x1:x2]
+    if 2 * int(paper.sum()) < int(region.filled.sum()):
+        paper = region.filled
+    inner = rgb[y1:y2, x1:x2][paper]
     return tuple(int(v) for v in np.median(inner, axis=0)) if inner.size else (255, 255, 255)
 
 
@@ -395,30 +466,21 @@ def _vouched(words: list) -> bool:
                for w in words)
 
 
+WORD_MARKS = "_.*()-'"
+"""Marks a label's words may hold besides letters and digits."""
+
+
 def _plausible_word(text: str) -> bool:
     """Free text made of word characters; a lone character a digit, capital or ``*``.
 
     Line ends, junctions and marker fragments read as punctuation runs or a stray
     lower-case letter.
     """
-    if any(not (ch.isalnum() or ch in "_.*()-'") for ch in text.replace(" ", "")):
+    if any(not (ch.isalnum() or ch in WORD_MARKS) for ch in text.replace(" ", "")):
         return False
     if len(text) == 1:
         return text.isdigit() or text.isupper() or text == "*"
     return True
-
-
-def _one_letter(label: str, copies: list) -> str:
-    """A label drawn as one glyph: its own reading when that is one capital, else the
-    letter its row of copies reads as consistently (see ``glyphs``); a digit stays unless
-    the copies read as a letter other than the digit's look-alike ("1" for a "T")."""
-    label = label.translate(SYMBOL_LOOKALIKE) if len(label) == 1 else label
-    if len(label) == 1 and label.isupper():
-        return label
-    letter = repeated_letter(" ".join(w.text for w in copies))
-    if len(label) == 1 and label.isdigit() and letter == label.translate(LOOKALIKE):
-        return label
-    return letter or label
 
 
 def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list[Region],
@@ -436,19 +498,22 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
     # its crops, and stray free words shifting it changes how single-letter labels read.
     # The labels are read while the free words are found and read.
     singles = [is_single_glyph(tight(c)) for c in crops]
-    copies = [repeat_glyph(tight(c)) for c, one in zip(crops, singles) if one]
+    ones = [tight(c) for c, one in zip(crops, singles) if one]
     labels_read = read_crops_later(crops, scale.text_height)
-    copies_later = read_crops_later(copies, scale.text_height)  # own sheet: own scale
+    # own sheets: own scale, and each row read without the other's letters beside it
+    grey_later = read_crops_later([repeat_glyph(c) for c in ones], scale.text_height)
+    binary_later = read_crops_later([repeat_glyph(c, True) for c in ones], scale.text_height)
     words, word_crops = free_words(rgb, ink, shapes, scale, bg)
     read_free = read_crops(word_crops, scale.text_height) if word_crops else []
     read = labels_read()
-    copies_read = iter(copies_later())
+    copies_read = iter(zip(*([" ".join(w.text for w in ws) for ws in later()]
+                             for later in (grey_later, binary_later))))
     heights = [g for g in (glyph_height(c) for c in crops + word_crops) if g > 0]
     glyph = float(np.median(heights)) if heights else 0.6 * scale.text_height
     for shape, crop, ws, ul, one in zip(shapes, crops, read, underlined, singles):
         shape.label = join_label(ws, crop, ul, glyph_height(crop) or glyph)
         if one:
-            shape.label = _one_letter(shape.label, next(copies_read))
+            shape.label = one_letter(shape.label, *next(copies_read), is_bar(tight(crop)))
         if ul and shape.label:
             shape.underlined = shape.label.split()
     texts = []
@@ -461,6 +526,7 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
             continue
         if wb.touches_line and text in ARROWHEAD_READINGS:
             continue
+        text = text.translate(LETTER_SYMBOLS)
         if not _plausible_word(text):
             continue
         x1, y1, x2, y2 = wb.bbox

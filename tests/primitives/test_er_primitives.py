@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from cvparse.primitives.dashed import close_gaps, dash_runs, dashed_regions
+from cvparse.primitives.dashed import close_border_gaps, close_gaps, dash_runs, dashed_regions
 from cvparse.primitives.double import outer_border
 from cvparse.primitives.elements import Scale
 from cvparse.primitives.freetext import group_words, is_straight_stroke, solid
@@ -277,3 +277,105 @@ def test_letter_bottom_running_into_the_gap_is_no_underscore():
     img[21, 45:66] = 0      # a letter's bottom running on, a pixel under the baseline
     img[6:21, 70:110] = 0   # word two
     assert underscore_gaps(img, 14, erased=False) == 0
+
+
+def _small_dashed_ellipse(half_height: int) -> np.ndarray:
+    """A dashed ellipse about as tight round its label as Graphviz draws one."""
+    ink = np.zeros((120, 200), np.uint8)
+    pts = cv2.ellipse2Poly((100, 60), (65, half_height), 0, 0, 360, 1)
+    steps = np.cumsum(np.r_[0, np.linalg.norm(np.diff(pts, axis=0), axis=1)])
+    for (p, q), s in zip(zip(pts[:-1], pts[1:]), steps[:-1]):
+        if s % 15 < 8:
+            cv2.line(ink, tuple(int(v) for v in p), tuple(int(v) for v in q), 1, 2)
+    return ink
+
+
+def test_letter_strokes_pointing_at_a_tight_dashed_border_do_not_cut_it():
+    # Upright letter strokes (t, l, i) near the ends of the label, whose ends come within
+    # a dash gap of both the top and the bottom border: drawn on, they would cut off the
+    # ends of the ellipse.
+    ink = _small_dashed_ellipse(17)
+    for x in (68, 132):
+        cv2.line(ink, (x, 53), (x, 66), 1, 2)
+    found = dashed_regions(ink.astype(bool), np.zeros(ink.shape, bool), 2, 16, 400, 0.86)
+    assert len(found) == 1
+    _, region, kind, _ = found[0]
+    x1, y1, x2, y2 = region.bbox
+    assert kind == "ellipse" and x2 - x1 >= 120
+
+
+def test_letter_strokes_are_not_border_dashes():
+    ink = _small_dashed_ellipse(17)
+    cv2.line(ink, (100, 51), (100, 68), 1, 2)
+    _, border = close_border_gaps(ink.astype(bool), 2, 16)
+    assert not border[52:68, 99:102].any()    # the letter stroke
+    assert border[ink.astype(bool)].mean() > 0.8  # most of the dashes
+
+
+def test_dashed_ellipse_crossed_by_two_lines_is_found():
+    ink = _dashed_ellipse().astype(np.uint8)
+    cv2.line(ink, (118, 0), (78, 119), 1, 2)  # two connectors drawn across it
+    cv2.line(ink, (136, 0), (96, 119), 1, 2)
+    ink = ink.astype(bool)
+    found = dashed_regions(ink, np.zeros_like(ink), 2, 16, 400, 0.86)
+    assert len(found) == 1
+    _, region, kind, _ = found[0]
+    x1, y1, x2, y2 = region.bbox
+    assert kind == "ellipse" and x2 - x1 >= 130 and y2 - y1 >= 60
+
+
+def test_crossed_ellipse_needs_dashes_on_one_ellipse():
+    # The pieces between two dashed straight lines and two solid ones fit no ellipse.
+    ink = np.zeros((120, 200), np.uint8)
+    for x in range(20, 180, 15):
+        cv2.line(ink, (x, 30), (x + 7, 30), 1, 2)
+        cv2.line(ink, (x, 90), (x + 7, 90), 1, 2)
+    cv2.line(ink, (40, 0), (40, 119), 1, 2)
+    cv2.line(ink, (150, 0), (150, 119), 1, 2)
+    found = dashed_regions(ink.astype(bool), np.zeros(ink.shape, bool), 2, 16, 400, 0.86)
+    assert not [f for f in found if f[2] in ("ellipse", "circle")]
+
+
+def test_line_crossing_a_label_is_removed_and_its_letters_kept():
+    from cvparse.primitives.inventory import _text_crop
+
+    rgb = np.full((40, 160, 3), 255, np.uint8)
+    blocks = list(range(20, 120, 14))
+    for x in blocks:
+        rgb[14:26, x:x + 8] = 0
+    cv2.line(rgb, (40, 0), (70, 39), (0, 0, 0), 2)  # a connector across the label
+    filled = np.zeros((40, 160), bool)
+    filled[3:37, 6:150] = True
+    crop = _text_crop(rgb, (255, 255, 255), _label_region(filled), 2.0, 16.0)
+    dark = crop < 128
+    # The crop starts at the first letter: every block keeps ink in its columns ...
+    cols = dark.any(axis=0)
+    x0 = blocks[0] - 2
+    assert all(cols[x - x0:x - x0 + 8].any() for x in blocks)
+    # ... and the line above and below the letters is gone (the crop holds the row only).
+    assert crop.shape[0] <= 12 + 5
+
+
+def test_settle_closes_hairline_gaps_and_drops_specks():
+    from cvparse.primitives.dashed import settle
+
+    dash, gap = [True] * 8, [False] * 9
+    hits = np.array((dash + gap) * 6, bool)
+    noisy = hits.copy()
+    noisy[3] = False          # a hairline gap inside a dash (narrower than a stroke)
+    noisy[12] = True          # a speck inside a gap
+    assert (settle(noisy, 2) == hits).all()
+    assert dash_runs(settle(noisy, 2))[2] < dash_runs(noisy)[2]
+
+
+def test_dashed_ellipse_with_an_end_cut_off_by_a_line_is_found_whole():
+    ink = _dashed_ellipse().astype(np.uint8)
+    cv2.line(ink, (44, 0), (74, 119), 1, 2)  # a connector across its left end
+    for cut in (False, True):
+        if cut:
+            cv2.line(ink, (58, 0), (58, 119), 1, 2)  # a second one cuts off a letter more
+        found = dashed_regions(ink.astype(bool), np.zeros(ink.shape, bool), 2, 16, 400, 0.86)
+        assert len(found) == 1
+        _, region, kind, _ = found[0]
+        x1, y1, x2, y2 = region.bbox
+        assert kind == "ellipse" and x1 <= 40 and x2 - x1 >= 130

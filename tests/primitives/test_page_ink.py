@@ -24,3 +24,30 @@ def test_large_text_keeps_the_wide_median_ink():
     assert scale.text_height >= 24
     x, y = 51, 215  # inside the composition diamond
     assert ink[y - 2:y + 3, x - 2:x + 3].all()
+
+
+def test_small_filled_boxes_do_not_thicken_the_stroke():
+    # pale one-letter boxes on a blue page: the wide median took their fill for ink
+    image = load_image(FIXTURES / "flowchart" / "dev" / "flowchart_dev_0108.jpg")
+    _, ink, _, scale = page_ink(image)
+    assert scale.stroke <= 4
+    assert not ink[100:110, 118:126].any()  # paper inside the "L" box, beside the letter
+
+
+def test_fill_of_a_small_box_taken_for_ink_is_its_majority_colour():
+    import numpy as np
+
+    from cvparse.primitives.inventory import _fill_colour
+    from cvparse.primitives.regions import Region
+
+    rgb = np.zeros((40, 30, 3), np.uint8)
+    rgb[:] = (236, 236, 255)  # pale fill ...
+    rgb[12:28, 14:17] = (50, 50, 60)  # ... around a dark "I"
+    ink = np.ones((40, 30), bool)
+    ink[12:28, 14:17] = False  # the page median saw the fill as ink, the letter as paper
+    region = Region(bbox=(0, 0, 30, 40), filled=np.ones((40, 30), bool), paper_area=1200,
+                    contour=np.zeros((0, 2), int))
+    assert _fill_colour(region, rgb, ink) == (236, 236, 255)
+    ink[:] = False
+    ink[12:28, 14:17] = True  # the usual case: the letter is ink
+    assert _fill_colour(region, rgb, ink) == (236, 236, 255)
