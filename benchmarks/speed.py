@@ -3,7 +3,10 @@
 * latency per image and per stage from ``ParseResult.timings`` (median, p95), in-process,
   with the CPU seconds of each parse beside it (and the machine load: wall times of a busy
   machine are inflated);
-* throughput of :func:`cvparse.batch.run_batch` with 1 and 2 worker processes;
+* throughput of :func:`cvparse.batch.run_batch` with 1 and 2 worker processes: after a
+  warm-up pass, ``--repeats`` interleaved pairs of passes (1 then 2 workers, then 2 then 1,
+  ...), reported as the median images/s and the median of the paired ratios, each pass
+  with its CPU seconds and the load (one pass is at the mercy of other programs);
 * peak resident memory of this process and of its worker processes;
 * least-squares slope of latency against image size (megapixels) and against the
   ground truth's number of elements (nodes + edges, see :func:`doc_elements`);
@@ -97,20 +100,61 @@ def _cpu_seconds() -> float:
     return time.process_time() + ch.ru_utime + ch.ru_stime
 
 
-def measure_throughput(items: list[tuple[str, Item]], jobs: int) -> float:
-    """Images per second of ``run_batch`` with ``jobs`` workers (one batch per family)."""
+@dataclass
+class BatchRun:
+    """One timed ``run_batch`` pass over the image set."""
+
+    jobs: int
+    seconds: float
+    images: int
+    cpu: float
+    """CPU seconds of this process and its worker processes during the pass."""
+    load: float
+    """1-minute load average at the end of the pass."""
+
+    @property
+    def rate(self) -> float:
+        return self.images / self.seconds if self.seconds > 0 else float("nan")
+
+
+def measure_throughput(items: list[tuple[str, Item]], jobs: int) -> BatchRun:
+    """One pass of ``run_batch`` with ``jobs`` workers over all items (one batch per family)."""
     from cvparse.batch import run_batch
 
     by_family: dict[str, list[Path]] = {}
     for family, it in items:
         by_family.setdefault(family, []).append(it.image)
     with tempfile.TemporaryDirectory(prefix="cvparse-speed-") as tmp:
+        c0 = _cpu_seconds()
         t0 = time.perf_counter()
         for family, images in by_family.items():
             run_batch(images, Path(tmp) / family, family, "json", jobs=jobs, resume=False,
                       stream=_NullStream())
         wall = time.perf_counter() - t0
-    return len(items) / wall if wall > 0 else float("nan")
+        cpu = _cpu_seconds() - c0
+    return BatchRun(jobs, wall, len(items), cpu, os.getloadavg()[0])
+
+
+def interleaved_throughput(items: list[tuple[str, Item]], repeats: int
+                           ) -> tuple[list[BatchRun], dict[int, float], float]:
+    """Throughput with 1 and 2 workers, measured in ``repeats`` interleaved pairs.
+
+    A warm-up pass with 2 workers on a few images comes first (its time is dropped).
+    Pairs alternate their order (1 then 2, 2 then 1, ...) so that a change of the
+    machine's load during the run falls on both; the result is the median images/s per
+    worker count and the median of the per-pair ratios (2 workers over 1).
+    """
+    measure_throughput(items[:4], 2)
+    runs: list[BatchRun] = []
+    ratios = []
+    for r in range(max(1, repeats)):
+        pair = {}
+        for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
+            pair[jobs] = measure_throughput(items, jobs)
+            runs.append(pair[jobs])
+        ratios.append(pair[2].rate / pair[1].rate)
+    rate = {j: float(np.median([x.rate for x in runs if x.jobs == j])) for j in (1, 2)}
+    return runs, rate, float(np.median(ratios))
 
 
 class _NullStream:
@@ -164,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--split", default="dev", help="fixture split (default: dev)")
     p.add_argument("--limit", type=int, default=2,
                    help="images per subset and family (default 2)")
+    p.add_argument("--repeats", type=int, default=3,
+                   help="interleaved throughput passes per worker count (default 3)")
     p.add_argument("--out", default=str(RESULTS), help="results folder")
     return p
 
@@ -232,14 +278,19 @@ def main(argv: list[str] | None = None) -> int:
     lat = measure_latency(items)
     print(latency_table(lat))
 
-    print(f"throughput: run_batch with 1 and 2 workers on {len(items)} images",
-          file=sys.stderr)
-    thr = {jobs: measure_throughput(items, jobs) for jobs in (1, 2)}
+    print(f"throughput: run_batch with 1 and 2 workers on {len(items)} images, "
+          f"{args.repeats} interleaved passes each", file=sys.stderr)
+    runs, thr, scaling = interleaved_throughput(items, args.repeats)
     rss = peak_rss_mb()
     print()
-    print(format_table(["workers", "images/s", "s/image"],
-                       [[str(j), f"{v:.2f}", f"{1 / v:.2f}"] for j, v in thr.items()],
-                       title="throughput (run_batch, JSON output, includes process start-up)"))
+    print(format_table(
+        ["pass", "workers", "images/s", "s/image", "cpu s", "cpu/wall", "load after"],
+        [[str(i + 1), str(x.jobs), f"{x.rate:.2f}", f"{1 / x.rate:.2f}", f"{x.cpu:.1f}",
+          f"{x.cpu / x.seconds:.2f}", f"{x.load:.2f}"] for i, x in enumerate(runs)],
+        title="throughput passes (run_batch, JSON output, includes process start-up)"))
+    print(f"median images/s: 1 worker {thr[1]:.2f}, 2 workers {thr[2]:.2f}; scaling "
+          f"(median of the paired ratios) x{scaling:.2f}.  cpu/wall above 1 with one worker: "
+          "its OCR thread and OpenCV already use part of the second core")
     print(f"peak RSS: this process {rss['self_mb']:.0f} MB, largest worker "
           f"{rss['children_max_mb']:.0f} MB")
     load = {"before": load_before[0], "after": os.getloadavg()[0]}
@@ -262,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     record = {**run_metadata(argv, prog="benchmarks.speed"), "images": len(lat),
               "limit_per_subset": args.limit,
               "throughput_images_per_s": {str(k): v for k, v in thr.items()},
+              "throughput_scaling": scaling, "throughput_repeats": args.repeats,
+              "throughput_runs": [{**asdict(x), "rate": x.rate} for x in runs],
               "peak_rss": rss, "load_average": load, "fits": fits, "median_seconds": med,
               "mean_seconds": mean, "published_seconds_per_diagram": costs,
               "ratio_vs_published_median": {m: s / med for m, s in costs.items()},

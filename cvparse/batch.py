@@ -14,7 +14,9 @@ import signal
 import sys
 import time
 import warnings
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -296,9 +298,28 @@ def limit_heap() -> bool:
 def _init_worker() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (no traceback per worker);
     the heap limited as in the parent.  (Not ``cv2.setNumThreads``: in a forked child it
-    waits forever for the parent's OpenCV threads.)"""
+    waits forever for the parent's OpenCV threads; see ``_single_threaded_children``.)"""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     limit_heap()
+
+
+@contextmanager
+def _single_threaded_children() -> Iterator[None]:
+    """Processes forked meanwhile run OpenCV on one thread; this process gets its own
+    setting back afterwards.
+
+    With a worker per core, each worker's OpenCV threads only compete with the other
+    workers for the cores (OpenCV's results do not depend on its thread count).  Set in
+    the parent, before the fork: a forked child cannot change it itself.
+    """
+    import cv2
+
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(before)
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -374,8 +395,10 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
             pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
                                        initializer=_init_worker)
             try:
-                futs = {pool.submit(run_one, str(img), kind, fmt, overlay_for(img), stage): img
-                        for img in largest_first(todo)}
+                with _single_threaded_children():  # the first submit forks every worker
+                    futs = {pool.submit(run_one, str(img), kind, fmt, overlay_for(img),
+                                        stage): img
+                            for img in largest_first(todo)}
                 for fut in as_completed(futs):
                     try:
                         o = fut.result()

@@ -62,9 +62,93 @@ def paper_map(rgb: np.ndarray, kernel: int) -> np.ndarray:
     """
     k = max(3, int(kernel) | 1)
     if is_gray(rgb):
-        gray = cv2.medianBlur(np.ascontiguousarray(rgb[..., 0]), k)
+        gray = median_filter(np.ascontiguousarray(rgb[..., 0]), k)
         return cv2.merge([gray, gray, gray])
-    return cv2.medianBlur(rgb, k)
+    channels = [np.ascontiguousarray(rgb[..., c]) for c in range(3)]
+    plans = [_majority_values(c, k) for c in channels]
+    if not all(values for values, _ in plans):
+        return cv2.medianBlur(rgb, k)  # all channels in one pass: cheaper than one by one
+    return cv2.merge([_settled_median(c, k, *plan) for c, plan in zip(channels, plans)])
+
+
+MIN_FLAT_SHARE = 0.85
+"""Share of a page that its commonest values must cover for the majority shortcut to pay:
+a noisy page (JPEG, scan) has few windows with one exact value in the majority."""
+MAJORITY_SHARE = 0.03
+"""Values covering less of the page than this are not tried as a window's majority."""
+MAJORITY_TRIES = 4
+"""At most this many of the page's commonest values are tried."""
+MAX_UNSETTLED = 0.35
+"""Past this share of tiles left to filter, one filter over the whole page is cheaper (a
+tile is filtered with its margin, about twice its own area)."""
+
+
+def median_filter(channel: np.ndarray, k: int) -> np.ndarray:
+    """``cv2.medianBlur(channel, k)`` of one uint8 channel, the same values, computed fast
+    on pages that are mostly paper.
+
+    A value filling more than half of a window is that window's median.  Box sums of the
+    page's commonest values (the paper, large fills) settle most pixels of a diagram; the
+    median filter only runs on the tiles left, each with a margin of the page
+    (edge-replicated like ``medianBlur``'s own border), so every value is exact.
+    """
+    return _settled_median(channel, k, *_majority_values(channel, k))
+
+
+def _settled_median(channel: np.ndarray, k: int, values: list[int], hist: np.ndarray
+                    ) -> np.ndarray:
+    """``median_filter`` given the values to try and the channel's histogram."""
+    h, w = channel.shape
+    r = k // 2
+    if not values:
+        return cv2.medianBlur(channel, k)
+    need = k * k // 2 + 1
+    out = np.empty_like(channel)
+    settled = np.zeros((h, w), bool)
+    tile = int(np.clip(2 * k, 16, 64))
+    th, tw = -(-h // tile), -(-w // tile)
+    grid = np.ones((th * tile, tw * tile), bool)
+    left = float(hist[values].sum()) / (h * w)
+    open_share = 1.0
+    for value in values:
+        same = cv2.compare(channel, value, cv2.CMP_EQ)  # 255 where equal
+        count = cv2.boxFilter(same, cv2.CV_32S, (k, k), normalize=False,
+                              borderType=cv2.BORDER_REPLICATE)
+        major = count >= 255 * need
+        np.copyto(out, np.uint8(value), where=major)
+        settled |= major
+        grid[:h, :w] = settled
+        open_tiles = ~grid.reshape(th, tile, tw, tile).all(axis=(1, 3))
+        open_share = float(open_tiles.mean())
+        left -= hist[value] / (h * w)
+        if open_share > MAX_UNSETTLED + left:  # the values left cannot settle enough
+            break
+    if open_share > MAX_UNSETTLED:  # noisy paper (JPEG): no shortcut here
+        return cv2.medianBlur(channel, k)
+    padded = cv2.copyMakeBorder(channel, r, r, r, r, cv2.BORDER_REPLICATE)
+    for ty in np.flatnonzero(open_tiles.any(axis=1)):
+        row = np.concatenate([[False], open_tiles[ty], [False]])
+        edges = np.flatnonzero(row[1:] != row[:-1])  # starts and ends of runs of tiles
+        y0, y1 = ty * tile, min(h, (ty + 1) * tile)
+        for a, b in zip(edges[::2], edges[1::2]):
+            x0, x1 = a * tile, min(w, b * tile)
+            part = cv2.medianBlur(padded[y0:y1 + 2 * r, x0:x1 + 2 * r], k)
+            out[y0:y1, x0:x1] = part[r:r + y1 - y0, r:r + x1 - x0]
+    return out
+
+
+def _majority_values(channel: np.ndarray, k: int) -> tuple[list[int], np.ndarray]:
+    """The values of a uint8 channel worth trying as the majority of its ``k`` x ``k``
+    windows (commonest first; none when the shortcut of ``median_filter`` would not pay:
+    small kernel or page, noisy page), and the channel's histogram."""
+    h, w = channel.shape
+    if k <= 5 or h <= k or w <= k:
+        return [], np.zeros(256, np.int64)
+    hist = np.bincount(channel.ravel(), minlength=256)
+    need = max(k * k // 2 + 1, MAJORITY_SHARE * h * w)
+    values = [int(v) for v in np.argsort(-hist, kind="stable")[:MAJORITY_TRIES]
+              if hist[v] >= need]
+    return (values if hist[values].sum() >= MIN_FLAT_SHARE * h * w else []), hist
 
 
 def is_gray(rgb: np.ndarray) -> bool:
@@ -77,6 +161,13 @@ def is_gray(rgb: np.ndarray) -> bool:
 
 def noise_level(dist: np.ndarray) -> float:
     """Robust noise estimate (pixels of a flat area differ from their median by this much)."""
+    n = dist.size
+    zeros = n - np.count_nonzero(dist)
+    if n and zeros >= int(0.6 * (n - 1)) + 2 and np.count_nonzero(dist < 1e-6) == zeros:
+        # Over 60 % of the pixels equal their paper (a clean render) and none is below
+        # or just above 0: the percentile is 0, the pixels kept all 0, their median and
+        # spread 0.
+        return 1.0
     small = dist[dist < np.percentile(dist, 60) + 1e-6]
     if small.size == 0:
         return 1.0
@@ -90,24 +181,45 @@ def ink_mask(rgb: np.ndarray, paper: np.ndarray, min_contrast: float = 24.0) -> 
     the darkest strokes, so faint lines on dark backgrounds still count and JPEG ringing
     around text does not flood the page.
     """
-    dist = colour_distance(rgb, paper)
+    gray = is_gray(rgb) and is_gray(paper)
+    if gray:  # one channel holds it all: the same distances (see ``_gray_distance``)
+        dist = _gray_distance(rgb[..., 0], paper[..., 0])
+    else:
+        dist = colour_distance(rgb, paper)
     noise = noise_level(dist)
     clear = dist[dist > 4 * noise]
     strong = np.percentile(clear, 90) if clear.size else 0.0
     thr = max(4.0 * noise, min(min_contrast, 0.35 * strong) if strong else min_contrast)
     ink = dist > thr
     step = np.zeros(ink.shape, dtype=bool)
-    step[:, 1:] |= _max_channel_step(paper[:, 1:], paper[:, :-1]) > thr
-    step[1:] |= _max_channel_step(paper[1:], paper[:-1]) > thr
+    flat = np.ascontiguousarray(paper[..., 0]) if gray else paper  # all steps alike
+    step[:, 1:] |= _max_channel_step(flat[:, 1:], flat[:, :-1]) > thr
+    step[1:] |= _max_channel_step(flat[1:], flat[:-1]) > thr
     return ink | step
 
 
+_GRAY_DISTANCE = np.sqrt((3 * np.arange(256) ** 2).astype(np.float32))
+"""Colour distance of two gray pixels by their difference: the square root of three equal
+squares, all exact in float32, as ``_uint8_distance`` computes it."""
+
+
+def _gray_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``colour_distance`` of two gray images given by one channel each, bit-identical."""
+    if a.dtype != np.uint8 or b.dtype != np.uint8:
+        a3, b3 = (np.repeat(x[..., None], 3, axis=-1) for x in (a, b))
+        return colour_distance(a3, b3)
+    return _GRAY_DISTANCE[cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))]
+
+
 def _max_channel_step(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Largest per-channel absolute difference of two equally shaped colour images."""
+    """Largest per-channel absolute difference of two equally shaped colour images (of
+    two single-channel images: their absolute difference)."""
     if a.dtype == np.uint8 and b.dtype == np.uint8:
         d = cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))
     else:
         d = np.abs(a.astype(np.int16) - b.astype(np.int16))
+    if d.ndim == 2:
+        return d
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .paper import colour_distance
+
 
 @dataclass
 class Region:
@@ -102,9 +104,7 @@ def grow_region(region: Region, rgb: np.ndarray, colour: tuple[int, int, int], s
     x1, y1, x2, y2 = region.bbox
     gx1, gy1, gx2, gy2 = max(0, x1 - steps), max(0, y1 - steps), min(w, x2 + steps), \
         min(h, y2 + steps)
-    crop = rgb[gy1:gy2, gx1:gx2].astype(np.float32)
-    similar = (np.sqrt(((crop - np.asarray(colour, np.float32)) ** 2).sum(-1))
-               < tolerance).astype(np.uint8)
+    similar = (colour_distance(rgb[gy1:gy2, gx1:gx2], colour) < tolerance).astype(np.uint8)
     grown = np.zeros((gy2 - gy1, gx2 - gx1), np.uint8)
     grown[y1 - gy1:y2 - gy1, x1 - gx1:x2 - gx1] = region.filled
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))

@@ -24,7 +24,10 @@ def _run_lengths(mask: np.ndarray) -> np.ndarray:
 
 def stroke_width(ink: np.ndarray) -> float:
     """Most common line width: the mode of horizontal and vertical ink run lengths."""
-    runs = np.concatenate([_run_lengths(ink), _run_lengths(ink.T)])
+    # OpenCV transposes a mask several times faster than numpy copies a transposed view.
+    columns = (cv2.transpose(np.ascontiguousarray(ink).view(np.uint8)) if ink.dtype == bool
+               else ink.T)
+    runs = np.concatenate([_run_lengths(ink), _run_lengths(columns)])
     runs = runs[runs <= 20]
     if runs.size == 0:
         return 1.0
@@ -41,9 +44,11 @@ def text_height(ink: np.ndarray) -> float:
     ok = (h >= 5) & (h <= limit) & (w <= 3 * h) & (w >= 1)
     # A frame drawn around a letter (a node box of a one-letter label) is not a letter.
     frames = np.zeros(len(h), bool)
-    for i in np.flatnonzero(ok):
-        frames[i] = ((x > x[i]) & (y > y[i]) & (x + w < x[i] + w[i])
-                     & (y + h < y[i] + h[i])).any()
+    cand = np.flatnonzero(ok)
+    for k in range(0, len(cand), 256):  # a block of candidates against every component
+        i = cand[k:k + 256, None]
+        frames[cand[k:k + 256]] = ((x > x[i]) & (y > y[i]) & (x + w < x[i] + w[i])
+                                   & (y + h < y[i] + h[i])).any(axis=1)
     letters = h[ok & ~frames]
     if letters.size < 3:
         return 16.0

@@ -35,12 +35,15 @@ def longest_runs(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     d = np.diff(np.hstack([pad, m, pad]), axis=1)
     length = np.zeros(h, int)
     start = np.zeros(h, int)
-    for y in range(h):
-        s = np.flatnonzero(d[y] == 1)
-        e = np.flatnonzero(d[y] == -1)
-        if s.size:
-            k = int((e - s).argmax())
-            length[y], start[y] = e[k] - s[k], s[k]
+    # Runs in reading order: the k-th start and the k-th end belong to one run.
+    row, s = np.nonzero(d == 1)
+    e = np.nonzero(d == -1)[1]
+    if row.size:
+        # By row, longest first, and the leftmost of equally long ones (a stable sort).
+        order = np.lexsort((-(e - s), row))
+        first = order[np.r_[True, row[order][1:] != row[order][:-1]]]
+        length[row[first]] = e[first] - s[first]
+        start[row[first]] = s[first]
     return length, start, start + length
 
 
