@@ -53,6 +53,17 @@ def _ink_along(ink: np.ndarray, p: np.ndarray, q: np.ndarray) -> float:
     return hits / n
 
 
+def _end_chord(points: np.ndarray, end: int, th: float) -> np.ndarray:
+    """Unit direction in which a traced piece leaves through its end ``end`` (0: first
+    point), along the last stretch of the piece straightened to within 0.3 text heights."""
+    pts = _straight(points, th) if len(points) >= 2 else np.asarray(points, float)
+    if len(pts) < 2:
+        return np.zeros(2)
+    seg = pts[0] - pts[1] if end == 0 else pts[-1] - pts[-2]
+    n = float(np.linalg.norm(seg))
+    return seg / n if n > 0 else np.zeros(2)
+
+
 def pass_through_pairs(inv: Inventory, connectors: list[Connector]
                        ) -> dict[tuple[int, int], tuple[int, int]]:
     """Connector ends that meet at a shape only because one line crosses it.
@@ -67,6 +78,8 @@ def pass_through_pairs(inv: Inventory, connectors: list[Connector]
             if e.node is not None:
                 by_shape.setdefault(e.node, []).append((ci, ei))
     tol = 2 * inv.scale.stroke + 2
+    chords = {(ci, ei): _end_chord(connectors[ci].points, ei, inv.scale.text_height)
+              for ends in by_shape.values() for ci, ei in ends}
     pairs: dict[tuple[int, int], tuple[int, int]] = {}
     for node, ends in by_shape.items():
         if inv.shapes[node].kind == "triangle":
@@ -77,12 +90,16 @@ def pass_through_pairs(inv: Inventory, connectors: list[Connector]
                 if c1 == c2:
                     continue
                 a, b = connectors[c1].ends[e1], connectors[c2].ends[e2]
-                d1, d2 = np.asarray(a.direction, float), np.asarray(b.direction, float)
-                if float(d1 @ d2) > -0.97:
-                    continue
                 p, q = np.asarray(a.point, float), np.asarray(b.point, float)
                 off = q - p
-                if abs(off[0] * d1[1] - off[1] * d1[0]) > tol or float(off @ d1) <= 0:
+                # The traced end direction is noisy on a short piece: the straightened
+                # piece's last stretch is the other estimate.
+                for d1, d2 in ((np.asarray(a.direction, float), np.asarray(b.direction, float)),
+                               (chords[(c1, e1)], chords[(c2, e2)])):
+                    if float(d1 @ d2) <= -0.97 and float(off @ d1) > 0 \
+                            and abs(off[0] * d1[1] - off[1] * d1[0]) <= tol:
+                        break
+                else:
                     continue
                 if _ink_along(inv.ink, p, q) >= 0.85:
                     cands.append((float(d1 @ d2), (c1, e1), (c2, e2)))
@@ -241,8 +258,9 @@ def straight_links(inv: Inventory, links: list[Link], role: dict[int, str | None
         pa, pb = centres[a], centres[b]
         if np.linalg.norm(pb - pa) > reach:
             continue
-        # Lines to an IS-A triangle may be aimed at its apex instead of its centre.
-        aims = [pa] + ([_apex_and_base(inv.shapes[a])[0]] if role.get(a) == "isa" else [])
+        # Lines to an IS-A triangle may be aimed at its apex or its base's middle instead
+        # of its centre.
+        aims = [pa] + (list(_apex_and_base(inv.shapes[a])) if role.get(a) == "isa" else [])
         for aim in aims:
             if _covered(inv, near_ink, centres, b, a, aim=aim):
                 out.append(Link(a, b, np.array([aim, pb])))
@@ -517,6 +535,180 @@ def recover_cardinalities(inv: Inventory, lines: list[Link], cards: dict[int, st
     return out
 
 
+GLYPH_RECALL = 0.85
+"""Share of a template glyph's ink a match must find inked on the page."""
+GLYPH_OWN = 0.25
+"""Share of it that must lie off the traced lines and shape borders (a glyph, not a line)."""
+GLYPH_EXTRA = 0.25
+"""Most ink (off lines and borders) a match may leave unexplained, as a share of the glyph."""
+
+
+@dataclass
+class GlyphMatch:
+    """Where a page's own cardinality glyph was found beside a relationship line."""
+
+    line: int
+    text: str
+    score: float
+    box: tuple[int, int, int, int]
+
+
+def structure_mask(inv: Inventory, connectors: list[Connector]) -> np.ndarray:
+    """The ink a label drawn over the diagram may hide under: every traced line (a stroke
+    and a bit wide, stubs under one and a half text heights left out: those are most often
+    glyph stems) and every shape's border band."""
+    th, st = inv.scale.text_height, inv.scale.stroke
+    mask = np.zeros((inv.height, inv.width), np.uint8)
+    for pts in _straightened(connectors, th):
+        if np.linalg.norm(np.diff(pts, axis=0), axis=1).sum() >= 1.5 * th:
+            cv2.polylines(mask, [pts.round().astype(np.int32).reshape(-1, 1, 2)], False, 1,
+                          int(round(st)) + 2)
+    pad = int(round(st)) + 1
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
+    for s in inv.shapes:
+        x1, y1, x2, y2 = s.outer.bbox
+        filled = np.zeros((y2 - y1 + 2 * pad + 2, x2 - x1 + 2 * pad + 2), np.uint8)
+        filled[pad + 1:pad + 1 + y2 - y1, pad + 1:pad + 1 + x2 - x1] = s.outer.filled
+        band = cv2.dilate(filled, k) & ~cv2.erode(filled, k) & 1
+        bx, by = x1 - pad - 1, y1 - pad - 1
+        h, w = band.shape
+        cx1, cy1 = max(bx, 0), max(by, 0)
+        cx2, cy2 = min(bx + w, inv.width), min(by + h, inv.height)
+        mask[cy1:cy2, cx1:cx2] |= band[cy1 - by:cy2 - by, cx1 - bx:cx2 - bx]
+    return mask.astype(bool)
+
+
+def glyph_templates(inv: Inventory, structure: np.ndarray, per_text: int = 3
+                    ) -> list[tuple[str, np.ndarray]]:
+    """The page's cardinality glyphs as ink masks, from the free texts OCR read as one:
+    per reading, the ``per_text`` least crossed by lines or borders."""
+    th = inv.scale.text_height
+    found: dict[str, list[tuple[float, np.ndarray]]] = {}
+    for t in inv.texts:
+        text = cardinality_text(t.text)
+        if not CARDINALITY.match(text):
+            continue
+        x1, y1, x2, y2 = t.bbox
+        ink = inv.ink[y1:y2, x1:x2]
+        if not ink.any():
+            continue
+        crossed = float((ink & structure[y1:y2, x1:x2]).sum()) / float(ink.sum())
+        glyph = ink & ~structure[y1:y2, x1:x2]
+        ys, xs = np.nonzero(glyph)
+        if not ys.size or ys.max() - ys.min() + 1 < 0.5 * th:
+            continue
+        glyph = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        found.setdefault(text.upper() if text in "mn" else text, []).append((crossed, glyph))
+    return [(text, g) for text, gs in found.items()
+            for _, g in sorted(gs, key=lambda x: x[0])[:per_text]]
+
+
+def match_cardinalities(inv: Inventory, lines: list[Link], cards: dict[int, str],
+                        connectors: list[Connector]) -> dict[int, str]:
+    """Cardinalities of the relationship lines still without one, found by matching the
+    page's own cardinality glyphs (those OCR read elsewhere on it) against the ink beside
+    each line.  A label drawn across a line or a box border is no word for OCR, but its
+    glyph is still all inked there: the traced lines and shape borders may supply any of
+    its pixels, while ink off them must be the glyph's own."""
+    missing = [li for li in range(len(lines)) if li not in cards]
+    if not missing or inv.ink is None:
+        return {}
+    th = inv.scale.text_height
+    structure = structure_mask(inv, connectors)
+    templates = glyph_templates(inv, structure)
+    if not templates:
+        return {}
+    ink = inv.ink.copy()
+    for t in inv.texts:  # a glyph read already belongs to its own line
+        if CARDINALITY.match(cardinality_text(t.text)):
+            x1, y1, x2, y2 = t.bbox
+            ink[y1:y2, x1:x2] = False
+    own = (ink & ~structure).astype(np.float32)
+    inked = ink.astype(np.float32)
+    others = [q for q in _straightened(connectors, th) if np.linalg.norm(q[-1] - q[0]) >= th]
+    found: list[GlyphMatch] = []
+    for li in missing:
+        pts = _straight(lines[li].points, th)
+        best = _best_glyph(li, pts, templates, inked, own, others, th)
+        if best is not None:
+            found.append(best)
+    out: dict[int, str] = {}
+    taken: list[tuple[int, int, int, int]] = []
+    for m in sorted(found, key=lambda m: -m.score):
+        if any(_box_gap(np.array(m.box), np.array(b)) <= 0 for b in taken):
+            continue
+        taken.append(m.box)
+        out[m.line] = m.text
+    return out
+
+
+def _best_glyph(li: int, pts: np.ndarray, templates: list[tuple[str, np.ndarray]],
+                inked: np.ndarray, own: np.ndarray, others: list[np.ndarray], th: float
+                ) -> GlyphMatch | None:
+    """The best-scoring template placement within 1.3 text heights of the line ``pts``
+    (past its first tenth, nearer to it than to any other traced line)."""
+    h_img, w_img = inked.shape
+    reach = 1.3 * th
+    margin = max(1, int(round(0.25 * th)))
+    best: GlyphMatch | None = None
+    for text, glyph in templates:
+        gh, gw = glyph.shape
+        x1 = int(max(0, pts[:, 0].min() - reach - gw))
+        y1 = int(max(0, pts[:, 1].min() - reach - gh))
+        x2 = int(min(w_img, pts[:, 0].max() + reach + gw))
+        y2 = int(min(h_img, pts[:, 1].max() + reach + gh))
+        if x2 - x1 < gw + 2 * margin or y2 - y1 < gh + 2 * margin:
+            continue
+        t = glyph.astype(np.float32)
+        n = float(t.sum())
+        grown = cv2.dilate(glyph.astype(np.uint8), np.ones((3, 3), np.uint8))
+        roi_ink, roi_own = inked[y1:y2, x1:x2], own[y1:y2, x1:x2]
+        # Ink left over in a margin around the glyph only ranks the matches: a 1 found
+        # in the stem of an N explains less of it than the N does.
+        around = _unexplained(roi_own, np.pad(grown, margin)) / n
+        eh, ew = around.shape
+        inner = (slice(margin, margin + eh), slice(margin, margin + ew))
+        recall = (cv2.matchTemplate(roi_ink, t, cv2.TM_CCORR) / n)[inner]
+        mine = (cv2.matchTemplate(roi_own, t, cv2.TM_CCORR) / n)[inner]
+        extra = (_unexplained(roi_own, grown) / n)[inner]
+        ok = (recall >= GLYPH_RECALL) & (mine >= GLYPH_OWN) & (extra <= GLYPH_EXTRA)
+        ys, xs = np.nonzero(ok)
+        if not ys.size:
+            continue
+        rank = ((mine - around) * n / th ** 2)[ys, xs]
+        ys, xs = ys + margin, xs + margin
+        centres = np.column_stack([x1 + xs + gw / 2, y1 + ys + gh / 2])
+        d, frac = _dists_to_polyline(centres, pts)
+        keep = (d <= reach) & (frac >= 0.1)
+        for q in others:
+            if keep.any() and not _runs_along(q, pts, 0.5 * th):
+                dq = _dists_to_polyline(centres, q)[0]
+                keep &= d <= dq + 1.0
+        if not keep.any():
+            continue
+        score = rank - 0.05 * d / th
+        score[~keep] = -np.inf
+        k = int(np.argmax(score))
+        if best is None or score[k] > best.score:
+            bx, by = int(x1 + xs[k]), int(y1 + ys[k])
+            best = GlyphMatch(li, text, float(score[k]), (bx, by, bx + gw, by + gh))
+    return best
+
+
+def _unexplained(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """For each placement of ``kernel`` (0/1) on ``image`` (0/1 float), the image's ink in
+    the kernel's box that the kernel leaves uncovered."""
+    k = kernel.astype(np.float32)
+    return (cv2.matchTemplate(image, np.ones_like(k), cv2.TM_CCORR)
+            - cv2.matchTemplate(image, k, cv2.TM_CCORR))
+
+
+def _runs_along(piece: np.ndarray, line: np.ndarray, tol: float) -> bool:
+    """Whether a traced piece lies along ``line`` (both its ends within ``tol``): a piece of
+    that very line, cut where it crosses a shape or a label."""
+    return bool((_dists_to_polyline(np.asarray(piece, float)[[0, -1]], line)[0] <= tol).all())
+
+
 def _lost_cardinality(text: str, box: tuple[int, int, int, int], th: float) -> str:
     """The cardinality a glyph cut out of a line reads as, or ''.
 
@@ -659,6 +851,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         if mine and all(ln.style in ("dashed", "dotted") for ln in mine) and all(
                 role.get(ln.b if ln.a == i else ln.a) == "relationship" for ln in mine):
             role[i] = "attribute"
+    for i in split_diamonds(inv):
+        role[i] = None
     labels = {i: clean_label(s.label) for i, s in enumerate(shapes)}
     for t in tables:
         labels[t.shapes[0]] = t.name
@@ -754,6 +948,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
                 for ln in rel_lines]
     cards_used: set[int] = set()
     cards = assign_cardinalities(inv, oriented, 2.5 * inv.scale.text_height, used=cards_used)
+    cards.update(match_cardinalities(inv, oriented, cards, connectors))
     cards.update(recover_cardinalities(inv, oriented, cards, connectors))
     relationships: list[Relationship | IsA] = []
     for r in sorted(rel_ids, key=lambda i: (shapes[i].bbox[1], shapes[i].bbox[0])):
@@ -767,11 +962,12 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
             ent = next(ln.b for ln in oriented if ln.a == r and ln.b in names)
             ends.append((ends[0][0], _spare_cardinality(inv, shapes[ent], shapes[r],
                                                         cards_used)))
+        ends = drop_repeated_roles(ends)
         relationships.append(Relationship(
             name=labels[r], entities=[e for e, _ in ends], cardinalities=[c for _, c in ends],
             weak=shapes[r].double, attributes=rel_attrs[r]))
     relationships.extend(_isas(inv, links, role, names, entities))
-    arrow_isas, plain = _arrow_isas(inv, links, role, names, table_of)
+    arrow_isas, plain = _arrow_isas(inv, links, role, names, table_of, headed)
     relationships.extend(arrow_isas)
     # A line taken up only for its arrowhead is no relationship when no IS-A came of it.
     plain = [ln for ln in plain if not any(ln is h for h in headed)]
@@ -779,11 +975,55 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     return ERSchema(entities=entities, relationships=relationships)
 
 
+def drop_repeated_roles(ends: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A relationship's (entity, cardinality) ends with the spurious ones of a repeated
+    entity dropped.  Three or more ends with an entity among them twice is no drawing
+    convention (a recursive relationship joins one entity twice, an n-ary one distinct
+    entities): a line was traced twice, or one passing by was taken up.  Ends go, while
+    three or more are left and one entity repeats, in this order: a repeated entity's end
+    without a cardinality, any end without one, a repeated (entity, cardinality) pair, the
+    last end of a repeated entity."""
+    ends = list(ends)
+    while len(ends) >= 3:
+        names = [e for e, _ in ends]
+        repeated = [names.count(e) > 1 for e in names]
+        if not any(repeated):
+            break
+        blank = [not c for _, c in ends]
+        twice = [ends.count(x) > 1 for x in ends]
+        for marks in ([r and b for r, b in zip(repeated, blank)], blank, twice, repeated):
+            if any(marks):
+                del ends[max(k for k, m in enumerate(marks) if m)]
+                break
+    return ends
+
+
+def split_diamonds(inv: Inventory) -> set[int]:
+    """Triangles that are the two halves of a diamond a line runs along the diagonal of:
+    one apex up and one apex down, base to base (within two strokes), spanning the same
+    width.  They are no IS-A triangles."""
+    tol = 2 * inv.scale.stroke + 2
+    tris = [i for i, s in enumerate(inv.shapes) if s.kind == "triangle"]
+    out: set[int] = set()
+    for i in tris:
+        for j in tris:
+            a, b = inv.shapes[i].bbox, inv.shapes[j].bbox
+            if i == j or abs(a[0] - b[0]) > tol or abs(a[2] - b[2]) > tol \
+                    or abs(a[3] - b[1]) > tol:
+                continue
+            apex_a, base_a = _apex_and_base(inv.shapes[i])
+            apex_b, base_b = _apex_and_base(inv.shapes[j])
+            if apex_a[1] < base_a[1] and apex_b[1] > base_b[1]:  # i above, apex up
+                out.update((i, j))
+    return out
+
+
 def _isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
           names: dict[int, str], entities: dict[str, Entity] | None = None) -> list[IsA]:
     """IS-A objects: the entity attached nearest the triangle's apex is the superclass,
-    unless exactly one of the entities has a key of its own: subclasses inherit theirs,
-    and a layout without ports draws the lines to any side of the triangle."""
+    unless exactly one of the entities has a key of its own (subclasses inherit theirs),
+    or exactly one has a name every other one extends (``Member``: ``StudentMember``,
+    ``StaffMember``): a layout without ports draws the lines to any side of the triangle."""
     out = []
     for t, r in role.items():
         if r != "isa":
@@ -805,13 +1045,21 @@ def _isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
         if len(ends) < 2:
             continue
         keyed = [e for e in ends if entities and entities[e[1]].primary_keys]
-        if len(keyed) == 1:
-            ends.remove(keyed[0])
-            ends.insert(0, keyed[0])
+        named = [e for e in ends if all(_name_extends(o[1], e[1]) for o in ends if o is not e)]
+        for chosen in (keyed, named):
+            if len(chosen) == 1:
+                ends.remove(chosen[0])
+                ends.insert(0, chosen[0])
         label = clean_label(inv.shapes[t].label)
         out.append(IsA(superclass=ends[0][1], subclasses=[n for _, n in ends[1:]],
                        name=label if label.replace(" ", "").isalpha() else "ISA"))
     return out
+
+
+def _name_extends(name: str, base: str) -> bool:
+    """Whether ``name`` is ``base`` with more added (case and separators ignored)."""
+    a, b = (re.sub(r"[\s_\-.]", "", x).lower() for x in (name, base))
+    return len(b) >= 2 and b in a and a != b
 
 
 def _sides(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
@@ -888,6 +1136,7 @@ def _entity_mask(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np.n
     return mask
 
 
+
 def headed_links(inv: Inventory, connectors: list[Connector], role: dict[int, str | None],
                  head: dict[int, int], links: list[Link], table_of: dict) -> list[Link]:
     """Entity-to-entity lines whose arrowhead end was left unattached: tracing stops where
@@ -932,9 +1181,13 @@ def headed_links(inv: Inventory, connectors: list[Connector], role: dict[int, st
 
 
 def _arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
-                names: dict[int, str], table_of: dict) -> tuple[list[IsA], list[Link]]:
+                names: dict[int, str], table_of: dict, headed: list[Link] | None = None
+                ) -> tuple[list[IsA], list[Link]]:
     """Lines between two entity boxes with an arrowhead at exactly one end: the head's
-    entity is the superclass.  Returns the IS-A objects and the other entity lines."""
+    entity is the superclass.  Returns the IS-A objects and the other entity lines.
+    The ``headed`` links (from :func:`headed_links`) have a head found at their ``b`` end
+    already: looked for again from the border point they were extended to, a curved
+    line's direction there can miss it."""
     th, stroke = inv.scale.text_height, inv.scale.stroke
     lines = [ln for ln in links if ln.a in names and ln.b in names
              and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"]
@@ -956,6 +1209,9 @@ def _arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
     head: dict[int, list[int]] = {}
     for li, ln in enumerate(lines):
         for side, (node, pts) in enumerate(((ln.b, ln.points), (ln.a, ln.points[::-1]))):
+            if side == 0 and any(ln is h for h in headed or ()):
+                head.setdefault(li, []).append(side)
+                continue
             far, u = _approach(pts, 2.5 * th)
             reach = float(np.linalg.norm(pts[-1] - far)) + 3 * th
             tip = _border_tip(far, u, boxes_of(node), reach)
@@ -1000,14 +1256,17 @@ def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str |
     pairs.sort()
     name_of: dict[int, str] = {}
     used: set[int] = set()
+    joiner = _word_joiner(inv)
     for _, wi, li in pairs:
         if wi in used or li in name_of:
             continue
-        used.add(wi)
-        name_of[li] = clean_label(words[wi][1].text)
+        group = _same_row_words(wi, [t for _, t in words], used, th)
+        used.update(group)
+        name_of[li] = clean_label(joiner.join(words[g][1].text for g in group))
     ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
         [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
     cards = assign_cardinalities(inv, ends, 2.5 * th, exclude=cards_used)
+    cards.update(match_cardinalities(inv, ends, cards, connectors))
     cards.update(recover_cardinalities(inv, ends, cards, connectors))
     out = []
     n = len(lines)
@@ -1016,3 +1275,34 @@ def _edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str |
                                 entities=[names[ln.a], names[ln.b]],
                                 cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
     return out
+
+
+def _same_row_words(seed: int, texts: list[TextItem], used: set[int], th: float) -> list[int]:
+    """The word ``seed`` with the unused words that continue it on its text row (boxes
+    overlapping by half a height, at most a text height apart), left to right: a name
+    the line crosses is read in pieces."""
+    group = [seed]
+    grown = True
+    while grown:
+        grown = False
+        x1 = min(texts[g].bbox[0] for g in group)
+        x2 = max(texts[g].bbox[2] for g in group)
+        top, bottom = texts[seed].bbox[1], texts[seed].bbox[3]
+        for k, t in enumerate(texts):
+            if k in group or k in used:
+                continue
+            overlap = min(bottom, t.bbox[3]) - max(top, t.bbox[1])
+            gap = max(t.bbox[0] - x2, x1 - t.bbox[2])
+            if overlap >= 0.5 * min(bottom - top, t.bbox[3] - t.bbox[1]) and gap <= th:
+                group.append(k)
+                grown = True
+    return sorted(group, key=lambda g: texts[g].bbox[0])
+
+
+def _word_joiner(inv: Inventory) -> str:
+    """How the page writes a name of several words: with underscores if any word of its
+    labels holds one (a shape's label runs its lines together with spaces, so spaces
+    tell nothing), else with spaces."""
+    words = [w for x in [s.label for s in inv.shapes] + [t.text for t in inv.texts]
+             for w in x.split()]
+    return "_" if any("_" in w.strip("_") for w in words) else " "
