@@ -19,9 +19,10 @@ import numpy as np
 from ..connectors.elements import Connector
 from ..model import Entity, ERSchema, IsA, Relationship
 from ..primitives.elements import Inventory, Shape, TextItem
-from ..primitives.freetext import WordBox, is_straight_stroke, shapes_mask
+from ..primitives.freetext import WordBox, shapes_mask
 from ..primitives.ocr import read_crops
 from ..primitives.paper import colour_distance
+from ..primitives.strokes import is_straight_stroke
 
 ROLE_OF_KIND = {"rect": "entity", "round_rect": "entity", "stadium": "attribute",
                 "diamond": "relationship", "ellipse": "attribute", "circle": "attribute",

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .dashrows import cut_run_ends, dash_runs, in_words, line_piece, run_gaps
 from .elements import Scale, Shape
 from .paper import colour_distance
+from .strokes import is_straight_stroke, solid
 
 
 @dataclass
@@ -45,18 +47,6 @@ def shapes_mask(shapes: list[Shape], size: tuple[int, int], pad: int) -> np.ndar
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
         mask = cv2.dilate(mask, k)
     return mask.astype(bool)
-
-
-def is_straight_stroke(ys: np.ndarray, xs: np.ndarray, stroke: float) -> bool:
-    """Pixels that all lie within about half a stroke of one straight line (a line stub)."""
-    pts = np.stack([xs, ys], 1).astype(float)
-    if len(pts) < 3:
-        return True
-    c = pts - pts.mean(0)
-    _, _, vt = np.linalg.svd(c, full_matrices=False)
-    normal = vt[-1]
-    spread = np.abs(c @ normal).max()
-    return bool(spread <= 0.5 * stroke + 1.0)
 
 
 def line_strokes(mask: np.ndarray, scale: Scale) -> np.ndarray:
@@ -276,22 +266,6 @@ def _has_blob(mask: np.ndarray, scale: Scale) -> bool:
     return bool(core.sum() >= d * d)
 
 
-def solid(mask: np.ndarray, stroke: float) -> bool:
-    """A filled blob (arrowhead, dot marker), not a letter: thicker than letter strokes
-    (at most about twice the line width), or thicker than a line and filling its convex
-    hull (an arrowhead, diamond or dot; a bold M or N leaves notches)."""
-    m = np.pad(mask, 1).astype(np.uint8)
-    thick = float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max())
-    if thick > 1.5 * stroke + 1.5:
-        return True
-    if thick < stroke + 0.5:
-        return False
-    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    hull = np.zeros_like(m)
-    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
-    return bool(m.sum() / max(1, int(hull.sum())) >= 0.8)
-
-
 def _blobs(mask: np.ndarray, stroke: float) -> np.ndarray:
     """Parts of ``mask`` thicker than two line widths (filled arrowheads and markers on
     lines), a little grown, so that what the line removal leaves of them is no glyph."""
@@ -339,7 +313,7 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
     labels touching them) that are not a run of touching letters, so the letters of
     free-standing words stay whole.  A filled marker touching such letters is cut off
     them.  The dots and dashes of dotted and dashed lines (glyph-sized, in a row) are
-    taken out too, with what such a line runs into at its ends (see ``_cut_run_ends``).
+    taken out too, with what such a line runs into at its ends (see ``cut_run_ends``).
     """
     outside = ink & ~shapes_mask(shapes, ink.shape, int(round(scale.stroke)) + 1)
     th = scale.text_height
@@ -384,16 +358,16 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
         if near_line[y:y + h, x:x + w][own].any() and _crumb(own, ys, xs, scale):
             continue  # a piece of a line left by its removal, not a letter
         glyphs.append(i)
-        piece = _line_piece(ys, xs, x, y, max(w, h), scale)
+        piece = line_piece(ys, xs, x, y, max(w, h), scale)
         if piece is not None:
             pieces[i] = piece
         else:
             others[i] = (x + float(xs.mean()), y + float(ys.mean()), float(max(w, h)), None)
-    dashes = _dash_runs(pieces, labels, scale)
+    dashes = dash_runs(pieces, labels, scale)
     if dashes:
-        dashes -= _in_words(dashes, pieces, stats, [i for i in glyphs if i not in dashes],
+        dashes -= in_words(dashes, pieces, stats, [i for i in glyphs if i not in dashes],
                             scale.text_height)
-        dashes |= _run_gaps(dashes, pieces, others, labels, stats,
+        dashes |= run_gaps(dashes, pieces, others, labels, stats,
                             [i for i in glyphs if i not in dashes], scale.text_height)
     if dashes:
         glyphs = [i for i in glyphs if i not in dashes]
@@ -401,278 +375,8 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
         for i in dashes:
             x, y, w, h = stats[i, :4]
             removed[y:y + h, x:x + w] |= labels[y:y + h, x:x + w] == i
-        removed |= _cut_run_ends(dashes, pieces, labels, stats, glyphs, scale)
+        removed |= cut_run_ends(dashes, pieces, labels, stats, glyphs, scale)
     return labels, glyphs, stats, removed, bars
-
-
-def _cut_run_ends(found: set[int],
-                  pieces: dict[int, tuple[float, float, float, tuple[float, float] | None]],
-                  labels: np.ndarray, stats: np.ndarray, glyphs: list[int], scale: Scale
-                  ) -> np.ndarray:
-    """Take what a dotted or dashed line runs into at its ends off the glyphs: a lone
-    glyph there (a corner of the line, an open arrowhead, a crossing) is line, and where
-    the line ends on a word's letter, its last dash merges with the letter: the dash's
-    pixels (a line width about the line's axis, one dash long, where the pitch puts the
-    next dash) are taken off it.  ``labels``, ``stats`` and ``glyphs`` are updated in
-    place; returns the mask of the removed pixels."""
-    cut = np.zeros(labels.shape, bool)
-    h, w = labels.shape
-    ids = sorted(i for i in found if i in pieces)
-    if len(ids) < 2:
-        return cut
-    th = scale.text_height
-    pts = np.array([[pieces[i][0], pieces[i][1]] for i in ids])
-    boxes = stats[:, :4].astype(float).copy()
-    boxes[:, 2:] += boxes[:, :2]
-    half = 0.5 * scale.stroke + 1.0
-    dd = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
-    np.fill_diagonal(dd, np.inf)
-    nearest = np.argsort(dd, axis=1)[:, :3]
-    for k, i in enumerate(ids):
-        d = dd[k]
-        nb = [j for j in nearest[k].tolist()
-              if d[j] <= 1.5 * th and _along(pieces[i], pieces[ids[j]])]
-        if not nb:
-            continue
-        j = nb[0]
-        pitch = float(d[j])
-        u = (pts[k] - pts[j]) / pitch
-        ahead = (pts - pts[k]) @ u
-        aside = np.abs((pts[:, 1] - pts[k, 1]) * u[0] - (pts[:, 0] - pts[k, 0]) * u[1])
-        if np.any((ahead > 0.3 * pitch) & (d <= 1.5 * pitch) & (aside <= 0.3 * pitch)):
-            continue  # not the last piece on this side
-        size = pieces[i][2]
-        t = np.arange(size / 2 + 1, pitch + size / 2 + 1)
-        xs = np.round(pts[k, 0] + t * u[0]).astype(int)
-        ys = np.round(pts[k, 1] + t * u[1]).astype(int)
-        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-        on = np.zeros(len(t), int)
-        on[ok] = labels[ys[ok], xs[ok]]
-        hits = [int(v) for v in on if v and v != i]
-        if not hits or hits[0] not in glyphs or hits[0] in found:
-            continue
-        g = hits[0]
-        x, y, gw, gh = (int(v) for v in stats[g, :4])
-        box = labels[y:y + gh, x:x + gw]
-        gy, gx = np.mgrid[y:y + gh, x:x + gw]
-        along = (gx - pts[k, 0]) * u[0] + (gy - pts[k, 1]) * u[1]
-        across = np.abs(-(gx - pts[k, 0]) * u[1] + (gy - pts[k, 1]) * u[0])
-        piece = (box == g) & (across <= max(half, size / 2 + 1)) \
-            & (along >= pitch - size / 2 - 1) & (along <= pitch + size / 2 + 1)
-        rest = (box == g) & ~piece
-        if (_lone(g, glyphs, boxes, th)
-                or _open_head(box == g, (x, y), pts[k], u, float(t[on.tolist().index(g)]),
-                              scale)
-                or (piece.any() and rest.any() and solid(rest, scale.stroke))):
-            # line debris, an open head, or a filled head with the next piece merged
-            cut[y:y + gh, x:x + gw] |= box == g
-            box[box == g] = 0
-            glyphs.remove(g)
-            continue
-        nxt = (t >= pitch - size / 2) & (t <= pitch + size / 2)
-        if pieces[i][3] is None or nxt.sum() == 0 or (on[nxt] == g).mean() < 0.6:
-            continue  # a dotted line, or it stops short of the letter: nothing merged
-        mine = (box == g) & (across <= half) & (along >= pitch - size / 2 - 1) \
-            & (along <= pitch + size / 2 + 1)
-        if not mine.any():
-            continue
-        box[mine] = 0
-        cut[y:y + gh, x:x + gw] |= mine
-        left = box == g
-        if left.any():
-            ly, lx = np.nonzero(left)
-            stats[g, :5] = (x + lx.min(), y + ly.min(), np.ptp(lx) + 1, np.ptp(ly) + 1,
-                            int(left.sum()))
-    return cut
-
-
-def _in_words(found: set[int],
-              pieces: dict[int, tuple[float, float, float, tuple[float, float] | None]],
-              stats: np.ndarray, glyphs: list[int], text_height: float) -> set[int]:
-    """The dashes of ``found`` with ``glyphs`` a word gap away on both sides of the dash:
-    a letter (l, I, 1) that a dashed line crosses in line with it, not a dash."""
-    if not glyphs:
-        return set()
-    g = np.array(glyphs, int)
-    boxes = stats[g, :4].astype(float)
-    centres = boxes[:, :2] + boxes[:, 2:] / 2
-    boxes[:, 2:] += boxes[:, :2]
-    gap = 0.45 * text_height
-    inside = set()
-    for i in found:
-        if i not in pieces or pieces[i][3] is None:
-            continue
-        x, y, w, h = (float(v) for v in stats[i, :4])
-        near = ((boxes[:, 0] <= x + w + gap) & (boxes[:, 2] >= x - gap)
-                & (boxes[:, 1] <= y + h + gap) & (boxes[:, 3] >= y - gap))
-        if near.sum() < 2:
-            continue
-        cx, cy, _, (ux, uy) = pieces[i]
-        side = (centres[near, 1] - cy) * ux - (centres[near, 0] - cx) * uy
-        if side.min() < 0 < side.max():
-            inside.add(i)
-    return inside
-
-
-def _open_head(own: np.ndarray, origin: tuple[int, int], start: np.ndarray, u: np.ndarray,
-               hit: float, scale: Scale) -> bool:
-    """An open arrowhead ending a line that comes in along ``u`` from ``start``: its
-    two sides reach back towards the line, one on either side of its axis, and the line's
-    axis first meets its ink at the point (``hit``, distance from ``start``), not at its
-    near side as it meets a letter."""
-    ys, xs = np.nonzero(own)
-    dx, dy = xs + origin[0] - start[0], ys + origin[1] - start[1]
-    along = dx * u[0] + dy * u[1]
-    across = -dx * u[1] + dy * u[0]
-    if hit < along.max() - (scale.stroke + 2) or np.ptp(along) < 0.3 * scale.text_height:
-        return False
-    left, right = int((across < -scale.stroke).sum()), int((across > scale.stroke).sum())
-    return min(left, right) >= 0.5 * max(left, right) > 0
-
-
-def _lone(g: int, glyphs: list[int], boxes: np.ndarray, text_height: float) -> bool:
-    """No other glyph within a word gap of glyph ``g`` (``boxes``: x1, y1, x2, y2 by
-    label): it makes no word with anything."""
-    others = np.array([i for i in glyphs if i != g], int)
-    if not len(others):
-        return True
-    gap = 0.45 * text_height
-    b, o = boxes[g], boxes[others]
-    near = ((o[:, 0] <= b[2] + gap) & (o[:, 2] >= b[0] - gap)
-            & (o[:, 1] <= b[3] + gap) & (o[:, 3] >= b[1] - gap))
-    return not bool(near.any())
-
-
-def _line_piece(ys: np.ndarray, xs: np.ndarray, x0: int, y0: int, size: int, scale: Scale
-                ) -> tuple[float, float, float, tuple[float, float] | None] | None:
-    """A glyph-sized component (pixels ``ys, xs`` in its box at ``x0, y0``, the box's
-    longer side ``size``) that could be one dot or dash of a dotted or dashed line:
-    ``(cx, cy, length, direction)``, direction ``None`` for a dot; else ``None``."""
-    stroke = scale.stroke
-    cx, cy = x0 + float(xs.mean()), y0 + float(ys.mean())
-    if size <= min(2 * stroke + 2, 0.4 * scale.text_height):
-        return cx, cy, float(size), None
-    if size < 2 * stroke or size > 1.5 * scale.text_height:
-        return None
-    if len(xs) > 1.5 * size * stroke + 2 or not is_straight_stroke(ys, xs, stroke):
-        return None
-    pts = np.stack([xs, ys], 1).astype(float)
-    _, _, vt = np.linalg.svd(pts - pts.mean(0), full_matrices=False)
-    return cx, cy, float(size), (float(vt[0, 0]), float(vt[0, 1]))
-
-
-def _dash_runs(pieces: dict[int, tuple[float, float, float, tuple[float, float] | None]],
-               labels: np.ndarray, scale: Scale) -> set[int]:
-    """Components that are the dots or dashes of a dotted or dashed line: three or more
-    pieces in a straight row at an even pitch, nothing drawn between them, each dash
-    lying along the row (four or more when all are dots, so an ellipsis stays).
-
-    A dotted line running on to a label chains its dots into the label's word; taken out,
-    the label reads alone.
-    """
-    ids = list(pieces)
-    if len(ids) < 3:
-        return set()
-    th = scale.text_height
-    pts = np.array([[pieces[i][0], pieces[i][1]] for i in ids])
-    size = np.array([pieces[i][2] for i in ids])
-    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
-    # Neighbours: near, and the gap between the two pieces at most a letter wide.
-    gap = d - (size[:, None] + size[None, :]) / 2
-    near = (d > 0) & (d <= 1.5 * th) & (gap <= 0.8 * th)
-    # ... and each dash lying along the line joining the two
-    dirs = np.array([pieces[i][3] or (0.0, 0.0) for i in ids])
-    dot = np.array([pieces[i][3] is None for i in ids])
-    ps, qs = np.nonzero(np.triu(near, 1))
-    v = (pts[qs] - pts[ps]) / d[ps, qs][:, None]
-    along = ((dot[ps] | (np.abs((v * dirs[ps]).sum(1)) >= 0.96))
-             & (dot[qs] | (np.abs((v * dirs[qs]).sum(1)) >= 0.96)))
-    nbs: list[list[int]] = [[] for _ in ids]
-    for p, q in zip(ps[along].tolist(), qs[along].tolist()):
-        if _clear_between(labels, pieces[ids[p]], pieces[ids[q]], ids[p], ids[q]):
-            nbs[p].append(q)
-            nbs[q].append(p)
-    links: dict[int, set[int]] = {}
-    for p, nb in enumerate(nbs):
-        for ai, a in enumerate(nb):
-            for b in nb[ai + 1:]:
-                ua = (pts[a] - pts[p]) / d[p, a]
-                ub = (pts[b] - pts[p]) / d[p, b]
-                if float(ua @ ub) > -0.97 or not 0.5 <= d[p, a] / d[p, b] <= 2.0:
-                    continue  # not on opposite sides in a row at an even pitch
-                for q in (a, b, p):
-                    links.setdefault(q, set()).update({a, b, p} - {q})
-    found: set[int] = set()
-    seen: set[int] = set()
-    for start in links:
-        if start in seen:
-            continue
-        run, todo = [], [start]
-        seen.add(start)
-        while todo:
-            q = todo.pop()
-            run.append(q)
-            for r in links[q] - seen:
-                seen.add(r)
-                todo.append(r)
-        dots = all(pieces[ids[q]][3] is None for q in run)
-        if len(run) >= (4 if dots else 3):
-            found.update(ids[q] for q in run)
-    return found
-
-
-def _run_gaps(found: set[int],
-              pieces: dict[int, tuple[float, float, float, tuple[float, float] | None]],
-              others: dict[int, tuple[float, float, float, None]], labels: np.ndarray,
-              stats: np.ndarray, glyphs: list[int], text_height: float) -> set[int]:
-    """The ``others`` lying in a row of line pieces ``found`` with a piece on either side,
-    each at most about one pitch (the distance between neighbouring pieces) away, that
-    make no word with any of the ``glyphs``: where two lines cross, their pieces merge.
-    (A letter a dashed line crosses has letters beside it.)"""
-    if not others:
-        return set()
-    boxes = stats[:, :4].astype(float).copy()
-    boxes[:, 2:] += boxes[:, :2]
-    ids = sorted(found)
-    pts = np.array([[pieces[i][0], pieces[i][1]] for i in ids])
-    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
-    np.fill_diagonal(d, np.inf)
-    pitch = d.min(axis=1)
-    gaps = set()
-    oid = list(others)
-    opts = np.array([[others[i][0], others[i][1], others[i][2]] for i in oid])
-    dists = np.hypot(opts[:, None, 0] - pts[None, :, 0], opts[:, None, 1] - pts[None, :, 1])
-    within = dists <= 1.6 * pitch[None, :] + opts[:, 2:3] / 2
-    for o in np.flatnonzero(within.sum(axis=1) >= 2):
-        i, c, dist = oid[o], others[oid[o]], dists[o]
-        close = [k for k in np.flatnonzero(within[o])
-                 if _along(c, pieces[ids[k]])
-                 and _clear_between(labels, c, pieces[ids[k]], i, ids[k])]
-        for ai, a in enumerate(close):
-            ua = (pts[a] - c[:2]) / dist[a]
-            if any(float(ua @ ((pts[b] - c[:2]) / dist[b])) <= -0.97 for b in close[ai + 1:]):
-                if _lone(i, glyphs, boxes, text_height):
-                    gaps.add(i)
-                break
-    return gaps
-
-
-def _along(a: tuple, b: tuple) -> bool:
-    """Two line pieces whose dashes (dots have no direction) lie along the line joining
-    them, within about 15 degrees."""
-    v = np.array([a[0] - b[0], a[1] - b[1]])
-    v /= max(1e-6, float(np.hypot(*v)))
-    return all(p[3] is None or abs(v[0] * p[3][0] + v[1] * p[3][1]) >= 0.96 for p in (a, b))
-
-
-def _clear_between(labels: np.ndarray, a: tuple, b: tuple, ia: int, ib: int) -> bool:
-    """No other component's ink on the straight path between two pieces' centres."""
-    n = int(np.hypot(a[0] - b[0], a[1] - b[1])) + 2
-    t = np.arange(n) / (n - 1)
-    xs = np.rint(a[0] + (b[0] - a[0]) * t).astype(int)  # centres lie in the image
-    ys = np.rint(a[1] + (b[1] - a[1]) * t).astype(int)
-    on = labels[ys, xs]
-    return bool(((on == 0) | (on == ia) | (on == ib)).all())
 
 
 def _marked_letters(labels: np.ndarray, stats: np.ndarray, big: set[int], scale: Scale

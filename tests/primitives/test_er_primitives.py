@@ -3,13 +3,19 @@
 import cv2
 import numpy as np
 
-from cvparse.primitives.dashed import close_border_gaps, close_gaps, dash_runs, dashed_regions
+from cvparse.primitives.dashed import (
+    close_border_gaps,
+    close_gaps,
+    dash_runs,
+    dashed_regions,
+)
 from cvparse.primitives.double import outer_border
 from cvparse.primitives.elements import Scale
-from cvparse.primitives.freetext import group_words, is_straight_stroke, solid
+from cvparse.primitives.freetext import group_words
 from cvparse.primitives.ocr import Word
 from cvparse.primitives.pieces import hull_fits, joined_pieces
 from cvparse.primitives.regions import enclosed_regions
+from cvparse.primitives.strokes import is_straight_stroke, solid
 from cvparse.primitives.underline import erase_underlines, find_underlines
 from cvparse.primitives.wordjoin import join_label, underscore_gaps
 

@@ -1,0 +1,35 @@
+"""Stroke geometry of small ink components: a straight stroke (a line stub) or a filled
+blob (an arrowhead, a dot marker) rather than a letter."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def is_straight_stroke(ys: np.ndarray, xs: np.ndarray, stroke: float) -> bool:
+    """Pixels that all lie within about half a stroke of one straight line (a line stub)."""
+    pts = np.stack([xs, ys], 1).astype(float)
+    if len(pts) < 3:
+        return True
+    c = pts - pts.mean(0)
+    _, _, vt = np.linalg.svd(c, full_matrices=False)
+    normal = vt[-1]
+    spread = np.abs(c @ normal).max()
+    return bool(spread <= 0.5 * stroke + 1.0)
+
+
+def solid(mask: np.ndarray, stroke: float) -> bool:
+    """A filled blob (arrowhead, dot marker), not a letter: thicker than letter strokes
+    (at most about twice the line width), or thicker than a line and filling its convex
+    hull (an arrowhead, diamond or dot; a bold M or N leaves notches)."""
+    m = np.pad(mask, 1).astype(np.uint8)
+    thick = float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max())
+    if thick > 1.5 * stroke + 1.5:
+        return True
+    if thick < stroke + 0.5:
+        return False
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = np.zeros_like(m)
+    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
+    return bool(m.sum() / max(1, int(hull.sum())) >= 0.8)
