@@ -287,6 +287,19 @@ def _crumb(own: np.ndarray, ys: np.ndarray, xs: np.ndarray, scale: Scale) -> boo
     return bool(max(w, h) < 0.5 * scale.text_height and thin and not is_upright(ys, xs))
 
 
+def _wedge(own: np.ndarray) -> bool:
+    """A small filled arrowhead cut off its line: about as wide as tall and filling its
+    convex hull (letters leave counters and notches; a bar is narrow)."""
+    h, w = own.shape
+    if min(w, h) < 0.6 * max(w, h) or max(w, h) < 4:
+        return False
+    m = own.astype(np.uint8)
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = np.zeros_like(m)
+    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
+    return bool(m.sum() >= 0.85 * hull.sum())
+
+
 def _too_big_for_glyph(w: int, h: int, text_height: float) -> bool:
     return h > 1.1 * text_height or w > 1.5 * text_height
 
@@ -355,8 +368,9 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
             bars.add(i)  # I, l, the diagonal of a thin N, or a line stub
         if solid(own, scale.stroke) if w <= th else _has_marker(own, scale):
             continue  # a filled arrowhead or dot marker, thicker than any letter stroke
-        if near_line[y:y + h, x:x + w][own].any() and _crumb(own, ys, xs, scale):
-            continue  # a piece of a line left by its removal, not a letter
+        if near_line[y:y + h, x:x + w][own].any() and (_crumb(own, ys, xs, scale)
+                                                       or _wedge(own)):
+            continue  # a piece of a line left by its removal, or its small filled head
         glyphs.append(i)
         piece = line_piece(ys, xs, x, y, max(w, h), scale)
         if piece is not None:

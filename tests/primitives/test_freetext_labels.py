@@ -141,3 +141,16 @@ def test_dashed_line_crossing_a_word_through_its_l_keeps_the_l():
     assert word.bbox[0] <= x1 + 1 and word.bbox[2] >= x2 - 1  # one word, l included
     labels, glyphs, stats, removed, _ = glyph_components(inv.ink, inv.shapes, inv.scale)
     assert not removed[y1:y2, lx - 1:lx + 3].any()
+
+
+def test_small_filled_head_cut_off_its_line_is_no_glyph():
+    from cvparse.primitives.freetext import _wedge
+
+    head = np.zeros((9, 9), bool)
+    for r in range(9):
+        head[r, 4 - r // 2:5 + r // 2] = True  # a filled triangle, apex up
+    four = np.zeros((9, 7), bool)
+    four[:6, 0] = four[5, :] = four[:, 4] = True  # a "4": strokes with a counter
+    bar = np.ones((9, 2), bool)
+    assert _wedge(head)
+    assert not _wedge(four) and not _wedge(bar)
