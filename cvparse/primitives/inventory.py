@@ -451,9 +451,9 @@ def _add_dashed(shapes: list[Shape], kept: list[Region], fine: np.ndarray, rgb: 
 
 
 MIN_FREE_CONFIDENCE = 60.0
+"""Free words Tesseract is less sure of are specks, marker fragments or line ends."""
 ARROWHEAD_READINGS = frozenset("AVvY<>^")
 """What Tesseract reads an open arrowhead as, when the line it tips was cut away."""
-"""Free words Tesseract is less sure of are specks, marker fragments or line ends."""
 
 
 def _vouched(words: list) -> bool:
