@@ -21,7 +21,7 @@ from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat
                      tight)
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, colour_distance, ink_mask, paper_map
-from .pieces import hull_fits, joined_pieces
+from .pieces import hull_fits, hull_joined, joined_pieces
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
 from .scale import estimate_scale
 from .shapes import classify
@@ -417,6 +417,7 @@ def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
     pool = [r for r in pool if not _inside(r, shapes)]
     found = joined_pieces(pool, ink.shape, scale.stroke, min_area, MIN_FIT)
     found += hull_fits(pool, ink, min_area, MIN_FIT)
+    found += hull_joined(pool, ink, scale.stroke, min_area, MIN_FIT, [f[0] for f in found])
     for region, kind, fit in found:
         hits = [(i, _overlap(region, s)) for i, s in enumerate(shapes)]
         hits = [(i, n) for i, n in hits if n > 0]

@@ -158,3 +158,100 @@ def hull_fits(pieces: list[Region], ink: np.ndarray, min_area: float, min_fit: f
         if fit >= min_fit and kind in HULL_KINDS:
             out.append((region, kind, fit))
     return out
+
+
+def _border_ink(mask: np.ndarray, ink: np.ndarray, reach: int) -> float:
+    """Share of a mask's outline lying on ink (within ``reach``): a drawn outline is
+    inked all round, a gap between lines only where the lines run."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return 0.0
+    pts = max(contours, key=len).reshape(-1, 2)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    near = cv2.dilate(ink.astype(np.uint8), kernel).astype(bool)
+    return float(near[pts[:, 1], pts[:, 0]].mean())
+
+
+def _within(r: Region, t: Region) -> bool:
+    """Whether region ``r``'s bbox centre lies inside region ``t``."""
+    cx, cy = (r.bbox[0] + r.bbox[2]) // 2, (r.bbox[1] + r.bbox[3]) // 2
+    x1, y1, x2, y2 = t.bbox
+    return x1 <= cx < x2 and y1 <= cy < y2 and bool(t.filled[cy - y1, cx - x1])
+
+
+def _slivers(union: np.ndarray, ink: np.ndarray, reach: int) -> np.ndarray:
+    """Paper enclosed within the crop, outside ``union`` but within ``reach`` of it: the
+    thin wedges a line cuts off along a shape's side."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((~ink).astype(np.uint8), 4)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    near = cv2.dilate(union.astype(np.uint8), kernel).astype(bool) & ~union
+    h, w = union.shape
+    out = np.zeros(union.shape, bool)
+    for i in set(np.unique(labels[near]).tolist()) - {0}:
+        x, y, bw, bh = stats[i, :4]
+        if x == 0 or y == 0 or x + bw == w or y + bh == h:
+            continue  # open paper: outside the shape
+        comp = labels == i
+        if not (comp & union).any():
+            out |= comp
+    return out
+
+
+def hull_joined(pieces: list[Region], ink: np.ndarray, stroke: float, min_area: float,
+                min_fit: float, taken: list[Region] = (), min_ink: float = 0.5,
+                min_border: float = 0.9, max_growth: float = 1.6
+                ) -> list[tuple[Region, str, float]]:
+    """Neighbouring pieces of a triangle crossed by lines and touched by its label,
+    restored by the convex hull of their union: ``(region, kind, fit)`` each.
+
+    The plain union misses the crossing lines and letters; the hull covers them.  The
+    hull must add mostly ink and its outline must be inked nearly all round, so a
+    gap between lines (paper added, bare outline) is not taken for a shape.  Groups
+    with a piece inside a ``taken`` region (already found otherwise) are skipped.
+    Slivers too small to be pieces (a line running close along a side) join too.
+    """
+    reach = int(round(stroke)) + 2
+    adj = _neighbours(pieces, ink.shape, reach)
+    out = []
+    for group in _groups(adj):
+        if len(group) > 6:
+            continue
+        members = [pieces[i] for i in group]
+        if any(_within(r, t) for r in members for t in taken):
+            continue
+        pad = 3 * reach  # room for slivers reaching past the pieces to a corner
+        x1 = min(r.bbox[0] for r in members) - pad
+        y1 = min(r.bbox[1] for r in members) - pad
+        x2 = max(r.bbox[2] for r in members) + pad
+        y2 = max(r.bbox[3] for r in members) + pad
+        if x1 < 0 or y1 < 0 or x2 > ink.shape[1] or y2 > ink.shape[0]:
+            continue
+        union = np.zeros((y2 - y1, x2 - x1), bool)
+        for r in members:
+            a, b, c, d = r.bbox
+            union[b - y1:d - y1, a - x1:c - x1] |= r.filled
+        if union.sum() < min_area:
+            continue
+        crop = ink[y1:y2, x1:x2]
+        slivers = _slivers(union, crop, reach)
+        if len(group) < 2 and not slivers.any():
+            continue  # a single notched piece is hull_fits' case
+        union |= slivers
+        pts = cv2.findNonZero(union.astype(np.uint8))
+        hull = cv2.convexHull(pts)
+        m = np.zeros(union.shape, np.uint8)
+        cv2.fillPoly(m, [hull], 1)
+        hm = m.astype(bool)
+        if hm.sum() > max_growth * union.sum():
+            continue
+        added = hm & ~union
+        if added.any() and crop[added].mean() < min_ink:
+            continue
+        if _border_ink(hm, crop, reach) < min_border:
+            continue
+        region = region_from_mask(hm, x1, y1, sum(r.paper_area for r in members))
+        kind, fit = _fit(region)
+        if fit >= min_fit and kind in HULL_KINDS:
+            out.append((region, kind, fit))
+    return out
