@@ -153,6 +153,11 @@ def _half_widths(wide: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return wide[ys, xs]
 
 
+def _length_from_end(pts: np.ndarray) -> np.ndarray:
+    """Path length from each point of a polyline to its last point."""
+    return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts[::-1], axis=0).T))])[::-1]
+
+
 def trim_past_heads(connectors: list[Connector], mask: np.ndarray, stroke: float,
                     text_height: float, dist: np.ndarray | None = None) -> None:
     """Cut off the stretch a trace ran on past a filled arrowhead: where a head touches a
@@ -181,14 +186,12 @@ def trim_past_heads(connectors: list[Connector], mask: np.ndarray, stroke: float
             # only the last stretch matters: traced points lie about a pixel apart
             m = min(len(full), int(2 * (reach + lead)) + 8)
             pts = full[-m:]
-            back = np.concatenate([[0.0], np.cumsum(np.hypot(
-                *np.diff(pts[::-1], axis=0).T))])[::-1]  # length from the end
+            back = _length_from_end(pts)
             if back[0] < reach + lead:
                 if m == len(full):
                     continue
                 pts = full
-                back = np.concatenate([[0.0], np.cumsum(np.hypot(
-                    *np.diff(pts[::-1], axis=0).T))])[::-1]
+                back = _length_from_end(pts)
                 if back[0] < reach + lead:
                     continue
             near = np.nonzero((back <= reach) & (back >= 2 * unit))[0]

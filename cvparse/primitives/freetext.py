@@ -16,7 +16,7 @@ import numpy as np
 from .dashrows import cut_run_ends, dash_runs, in_words, line_piece, run_gaps
 from .elements import Scale, Shape
 from .paper import colour_distance
-from .strokes import is_straight_stroke, solid
+from .strokes import hull_share, is_straight_stroke, solid
 
 
 @dataclass
@@ -291,13 +291,7 @@ def _wedge(own: np.ndarray) -> bool:
     """A small filled arrowhead cut off its line: about as wide as tall and filling its
     convex hull (letters leave counters and notches; a bar is narrow)."""
     h, w = own.shape
-    if min(w, h) < 0.6 * max(w, h) or max(w, h) < 4:
-        return False
-    m = own.astype(np.uint8)
-    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    hull = np.zeros_like(m)
-    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
-    return bool(m.sum() >= 0.85 * hull.sum())
+    return min(w, h) >= 0.6 * max(w, h) and max(w, h) >= 4 and hull_share(own) >= 0.85
 
 
 def _too_big_for_glyph(w: int, h: int, text_height: float) -> bool:

@@ -78,22 +78,22 @@ def repeat_glyph(crop: np.ndarray, binary: bool = False) -> np.ndarray:
                               value=255)
 
 
+def _letters(text: str) -> list[str]:
+    """The letters and digits of a reading, look-alike digits and symbols mapped to their
+    letters and small letters shaped like their capitals made capitals."""
+    chars = [ch.translate(LOOKALIKE) for ch in text.translate(SYMBOL_LOOKALIKE)
+             if ch.isalnum()]
+    return [ch.upper() if ch in SAME_SHAPE else ch for ch in chars]
+
+
 def repeated_letter(text: str) -> str:
     """The one letter a repeated glyph was read as, or ``""`` if the reading is not
     consistent (most copies read alike and not many more characters than copies)."""
-    chars = [ch.translate(LOOKALIKE) for ch in text.translate(SYMBOL_LOOKALIKE)
-             if ch.isalnum()]
-    chars = [ch.upper() if ch in SAME_SHAPE else ch for ch in chars]
+    chars = _letters(text)
     if not chars or len(chars) > REPEATS + 1:
         return ""
     best = max(set(chars), key=lambda ch: (chars.count(ch), -chars.index(ch)))
     return best if chars.count(best) >= REPEATS - 1 else ""
-
-
-def _letters(text: str) -> list[str]:
-    chars = [ch.translate(LOOKALIKE) for ch in text.translate(SYMBOL_LOOKALIKE)
-             if ch.isalnum()]
-    return [ch.upper() if ch in SAME_SHAPE else ch for ch in chars]
 
 
 def unanimous(text: str) -> str:

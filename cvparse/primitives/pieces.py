@@ -129,6 +129,22 @@ def joined_pieces(pieces: list[Region], size: tuple[int, int], stroke: float,
     return out
 
 
+def _inked_hull(filled: np.ndarray, hull: np.ndarray, ink: np.ndarray, max_growth: float,
+                min_ink: float) -> np.ndarray | None:
+    """The mask of ``hull`` (points in the crop of ``filled``) if it grows the area by at
+    most ``max_growth`` and what it adds is at least ``min_ink`` ink (letters, lines), not
+    the empty paper of a gap; else None."""
+    m = np.zeros(filled.shape, np.uint8)
+    cv2.fillPoly(m, [hull], 1)
+    hm = m.astype(bool)
+    if hm.sum() > max_growth * filled.sum():
+        return None
+    added = hm & ~filled
+    if added.any() and ink[added].mean() < min_ink:
+        return None
+    return hm
+
+
 def hull_fits(pieces: list[Region], ink: np.ndarray, min_area: float, min_fit: float,
               max_growth: float = 1.6, min_ink: float = 0.3
               ) -> list[tuple[Region, str, float]]:
@@ -142,17 +158,12 @@ def hull_fits(pieces: list[Region], ink: np.ndarray, min_area: float, min_fit: f
     for r in pieces:
         if r.area < min_area:
             continue
-        x1, y1 = r.bbox[:2]
+        x1, y1, x2, y2 = r.bbox
         hull = cv2.convexHull(r.contour.astype(np.int32) - np.array([x1, y1]))
-        m = np.zeros(r.filled.shape, np.uint8)
-        cv2.fillPoly(m, [hull], 1)
-        if m.sum() > max_growth * r.area:
+        m = _inked_hull(r.filled, hull, ink[y1:y2, x1:x2], max_growth, min_ink)
+        if m is None:
             continue
-        added = m.astype(bool) & ~r.filled
-        x2, y2 = r.bbox[2:]
-        if added.any() and ink[y1:y2, x1:x2][added].mean() < min_ink:
-            continue
-        region = Region(bbox=r.bbox, filled=m.astype(bool), paper_area=r.paper_area,
+        region = Region(bbox=r.bbox, filled=m, paper_area=r.paper_area,
                         contour=hull.reshape(-1, 2) + np.array([x1, y1]))
         kind, fit = _fit(region)
         if fit >= min_fit and kind in HULL_KINDS:
@@ -238,17 +249,9 @@ def hull_joined(pieces: list[Region], ink: np.ndarray, stroke: float, min_area: 
         if len(group) < 2 and not slivers.any():
             continue  # a single notched piece is hull_fits' case
         union |= slivers
-        pts = cv2.findNonZero(union.astype(np.uint8))
-        hull = cv2.convexHull(pts)
-        m = np.zeros(union.shape, np.uint8)
-        cv2.fillPoly(m, [hull], 1)
-        hm = m.astype(bool)
-        if hm.sum() > max_growth * union.sum():
-            continue
-        added = hm & ~union
-        if added.any() and crop[added].mean() < min_ink:
-            continue
-        if _border_ink(hm, crop, reach) < min_border:
+        hull = cv2.convexHull(cv2.findNonZero(union.astype(np.uint8)))
+        hm = _inked_hull(union, hull, crop, max_growth, min_ink)
+        if hm is None or _border_ink(hm, crop, reach) < min_border:
             continue
         region = region_from_mask(hm, x1, y1, sum(r.paper_area for r in members))
         kind, fit = _fit(region)

@@ -29,7 +29,16 @@ def solid(mask: np.ndarray, stroke: float) -> bool:
         return True
     if thick < stroke + 0.5:
         return False
+    return hull_share(mask) >= 0.8
+
+
+def hull_share(mask: np.ndarray) -> float:
+    """Share of its convex hull a blob's pixels fill (1 for a filled convex shape; a
+    letter leaves counters and notches)."""
+    m = np.pad(mask, 1).astype(np.uint8)
     contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return 0.0
     hull = np.zeros_like(m)
     cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
-    return bool(m.sum() / max(1, int(hull.sum())) >= 0.8)
+    return float(m.sum() / max(1, int(hull.sum())))

@@ -18,8 +18,9 @@ from cvparse.assembly.er import (
     structure_mask,
 )
 from cvparse.connectors.elements import Connector, End
-from cvparse.primitives.elements import Inventory, Scale, TextItem
+from cvparse.primitives.elements import TextItem
 
+from .line_page import line_page
 from .test_er import _conn, _inv, _shape
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -34,15 +35,8 @@ def _glyph_page(hidden: str, line_through: bool = True):
     cv2.line(rgb, (40, 160), (360, 160), (0, 0, 0), 2)
     y = 167 if line_through else 150
     cv2.putText(rgb, hidden, (260, y), FONT, 0.6, (0, 0, 0), 2)
-    ink = rgb.min(axis=2) < 128
-    inv = Inventory(width=400, height=220, scale=Scale(stroke=2, text_height=16),
-                    background=(255, 255, 255), ink=ink, text_mask=np.zeros_like(ink),
-                    image=rgb, texts=[TextItem("N", (58, 34, 76, 52)),
-                                      TextItem("1", (158, 34, 172, 52))])
-    pts = np.array([[40.0, 160.0], [360.0, 160.0]])
-    conn = Connector(points=pts, ends=(End((40.0, 160.0), (-1.0, 0.0)),
-                                       End((360.0, 160.0), (1.0, 0.0))))
-    return inv, conn
+    return line_page(rgb, 40.0, 360.0, 160.0, [TextItem("N", (58, 34, 76, 52)),
+                                                TextItem("1", (158, 34, 172, 52))])
 
 
 def test_templates_are_the_read_cardinalities():

@@ -13,8 +13,9 @@ from cvparse.assembly.er import (
 )
 from cvparse.connectors.elements import Connector, End
 from cvparse.model import IsA, Relationship
-from cvparse.primitives.elements import Inventory, Scale, TextItem
+from cvparse.primitives.elements import Inventory, TextItem
 
+from .line_page import line_page
 from .test_er import _conn, _inv, _shape
 
 
@@ -24,14 +25,7 @@ def _page_with_line(glyph: str) -> tuple[Inventory, Connector]:
     cv2.line(rgb, (40, 60), (300, 60), (0, 0, 0), 2)
     cv2.putText(rgb, glyph, (200, 58), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1,
                 cv2.LINE_AA)
-    ink = rgb.min(axis=2) < 128
-    inv = Inventory(width=340, height=120, scale=Scale(stroke=2, text_height=16),
-                    background=(255, 255, 255), ink=ink, text_mask=np.zeros_like(ink),
-                    image=rgb)
-    pts = np.array([[40.0, 60.0], [300.0, 60.0]])
-    conn = Connector(points=pts, ends=(End((40.0, 60.0), (-1.0, 0.0)),
-                                       End((300.0, 60.0), (1.0, 0.0))))
-    return inv, conn
+    return line_page(rgb, 40.0, 300.0, 60.0)
 
 
 @pytest.mark.parametrize("glyph", ["N", "1"])

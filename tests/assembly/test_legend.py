@@ -40,6 +40,13 @@ def _page():
     return to_array(img)
 
 
+def _inventory(rgb, ocr=True):
+    """The page's inventory, with the image the legend reader samples colours from."""
+    inv = build_inventory(rgb, ocr=ocr)
+    inv.image = rgb
+    return inv
+
+
 def _connector(x1, x2, y):
     pts = np.array([[x, y] for x in range(x1, x2 + 1)], float)
     return Connector(points=pts, ends=(End((x1, y), (-1.0, 0.0)), End((x2, y), (1.0, 0.0))),
@@ -72,17 +79,13 @@ def test_drawn_pattern_tells_solid_dashed_dotted():
     draw.line([(10, 20), (290, 20)], fill=(0, 0, 0), width=2)
     _dashed(draw, 10, 290, 60, (0, 0, 0))
     _dotted(draw, 10, 290, 100, (0, 0, 0))
-    rgb = to_array(img)
-    inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
+    inv = _inventory(to_array(img), ocr=False)
     got = [drawn_pattern(_connector(10, 290, y), inv) for y in (20, 60, 100)]
     assert got == ["solid", "dashed", "dotted"]
 
 
 def test_legend_is_read_and_types_edges():
-    rgb = _page()
-    inv = build_inventory(rgb)
-    inv.image = rgb
+    inv = _inventory(_page())
     legends = find_legends(inv)
     assert len(legends) == 1
     entries = legends[0].entries
@@ -102,9 +105,7 @@ def test_same_colour_legend_types_by_pattern():
     _dotted(draw, 32, 72, 75, grey)
     draw.text((82, 66), "flow", fill=(20, 20, 20), font=font(16))
     _dotted(draw, 220, 400, 150, grey)
-    rgb = to_array(img)
-    inv = build_inventory(rgb)
-    inv.image = rgb
+    inv = _inventory(to_array(img))
     legends = find_legends(inv)
     assert [e.type for e in legends[0].entries] == ["decay", "flow"]
     # the pattern under the line decides (trace may call a dotted line solid)
@@ -115,9 +116,7 @@ def test_box_without_swatches_is_no_legend():
     img, draw = canvas(300, 200)
     draw.rectangle([20, 20, 200, 100], outline=(40, 40, 40), width=2)
     draw.text((40, 45), "Process step", fill=(20, 20, 20), font=font(16))
-    rgb = to_array(img)
-    inv = build_inventory(rgb)
-    inv.image = rgb
+    inv = _inventory(to_array(img))
     assert find_legends(inv) == []
 
 
@@ -126,9 +125,7 @@ def test_short_and_bold_dashed_lines_read_as_dashed():
     reading; a bold dashed line is measured, not taken for solid."""
     img, draw = canvas(300, 120)
     _dashed(draw, 10, 290, 30, (0, 0, 0), width=4, dash=14, gap=6)
-    rgb = to_array(img)
-    inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
+    inv = _inventory(to_array(img), ocr=False)
     bold = _connector(10, 290, 30)
     assert drawn_pattern(bold, inv) == "dashed"
     th = inv.scale.text_height
@@ -144,9 +141,7 @@ def test_plain_ends_leave_room_for_the_pattern():
     its gaps when no arrowhead needs skipping."""
     img, draw = canvas(200, 60)
     _dashed(draw, 20, 56, 30, (0, 0, 0))
-    rgb = to_array(img)
-    inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
+    inv = _inventory(to_array(img), ocr=False)
     c = _connector(20, 56, 30)
     th = inv.scale.text_height
     assert 36 < 2 * th + 8  # too short for a text height cut at both ends
@@ -158,9 +153,7 @@ def test_drawn_width_measures_the_line_not_its_neighbour():
     img, draw = canvas(300, 120)
     draw.line([(10, 40), (290, 40)], fill=(40, 40, 40), width=5)
     draw.line([(10, 50), (290, 50)], fill=(10, 10, 10), width=2)
-    rgb = to_array(img)
-    inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
+    inv = _inventory(to_array(img), ocr=False)
     bold, thin = _connector(10, 290, 40), _connector(10, 290, 50)
     assert 4.0 <= drawn_width(bold, inv) <= 6.0
     assert 1.5 <= drawn_width(thin, inv) <= 2.6
@@ -178,9 +171,7 @@ def test_rows_alike_but_for_width_type_by_the_nearest_width():
     draw.text((82, 66), "serial", fill=(20, 20, 20), font=font(16))
     draw.line([(220, 150), (400, 150)], fill=ink, width=5)
     draw.line([(220, 160), (400, 160)], fill=ink, width=2)
-    rgb = to_array(img)
-    inv = build_inventory(rgb)
-    inv.image = rgb
+    inv = _inventory(to_array(img))
     legends = find_legends(inv)
     assert [e.type for e in legends[0].entries] == ["fiber", "serial"]
     assert edge_type(_connector(225, 395, 150), legends, inv) == "serial"

@@ -7,6 +7,7 @@ import pytest
 
 from cvparse.primitives.paper import ink_mask, median_filter, noise_level, paper_map
 
+from .plain import plain_ink_mask, plain_noise
 from .synth import canvas, font, to_array
 
 
@@ -50,27 +51,6 @@ def test_paper_map_equals_opencv_per_channel():
             assert np.array_equal(paper_map(rgb, k), cv2.medianBlur(rgb, k))
 
 
-def _plain_noise(dist):
-    small = dist[dist < np.percentile(dist, 60) + 1e-6]
-    if small.size == 0:
-        return 1.0
-    return float(max(1.0, np.median(small) * 1.4826 + np.std(small)))
-
-
-def _plain_ink(rgb, paper, min_contrast=24.0):
-    d = rgb.astype(np.float32) - paper.astype(np.float32)
-    dist = np.sqrt((d * d).sum(axis=-1))
-    noise = _plain_noise(dist)
-    clear = dist[dist > 4 * noise]
-    strong = np.percentile(clear, 90) if clear.size else 0.0
-    thr = max(4.0 * noise, min(min_contrast, 0.35 * strong) if strong else min_contrast)
-    p = paper.astype(np.int16)
-    step = np.zeros(dist.shape, bool)
-    step[:, 1:] |= np.abs(p[:, 1:] - p[:, :-1]).max(axis=-1) > thr
-    step[1:] |= np.abs(p[1:] - p[:-1]).max(axis=-1) > thr
-    return (dist > thr) | step
-
-
 def test_noise_level_shortcut_equals_the_formula():
     rng = np.random.default_rng(2)
     clean = np.zeros(5000, np.float32)
@@ -82,7 +62,7 @@ def test_noise_level_shortcut_equals_the_formula():
              np.concatenate([np.zeros(61, np.float32), np.arange(1, 40, dtype=np.float32)]),
              np.concatenate([np.zeros(60, np.float32), np.arange(1, 41, dtype=np.float32)])]
     for dist in cases:
-        assert noise_level(dist) == _plain_noise(dist)
+        assert noise_level(dist) == plain_noise(dist)
 
 
 def test_ink_mask_gray_and_colour_equal_the_formula():
@@ -92,4 +72,4 @@ def test_ink_mask_gray_and_colour_equal_the_formula():
             paper = paper_map(rgb, k)
             ink = ink_mask(rgb, paper)
             assert ink.any() and not ink.all()
-            assert np.array_equal(ink, _plain_ink(rgb, paper))
+            assert np.array_equal(ink, plain_ink_mask(rgb, paper))

@@ -6,15 +6,11 @@ from cvparse.primitives import freetext
 from cvparse.primitives.elements import Scale
 from cvparse.primitives.inventory import page_ink
 from cvparse.primitives.ocr import read_crops, read_crops_later
-from cvparse.primitives.paper import colour_distance, ink_mask, noise_level, paper_map
+from cvparse.primitives.paper import colour_distance, ink_mask, paper_map
 from cvparse.primitives.scale import estimate_scale
 
+from .plain import plain_distance, plain_ink_mask
 from .synth import canvas, font, to_array
-
-
-def _plain_distance(rgb, ref):
-    d = rgb.astype(np.float32) - np.asarray(ref, dtype=np.float32)
-    return np.sqrt((d * d).sum(axis=-1))
 
 
 def _page(text_size=22, w=360, h=220):
@@ -35,21 +31,9 @@ def test_colour_distance_is_bit_identical_to_the_float_formula():
     other = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)
     for ref in (other, (255, 255, 255), (0, 0, 0), np.array([12, 200, 7]),
                 np.array([12.5, 200.0, 7.0]), (0.25, 3, 9)):
-        fast, plain = colour_distance(rgb, ref), _plain_distance(rgb, ref)
+        fast, plain = colour_distance(rgb, ref), plain_distance(rgb, ref)
         assert fast.dtype == plain.dtype == np.float32
         assert np.array_equal(fast.view(np.uint32), plain.view(np.uint32))
-
-
-def _plain_ink_mask(rgb, paper, min_contrast=24.0):
-    dist = _plain_distance(rgb, paper)
-    noise = noise_level(dist)
-    strong = np.percentile(dist[dist > 4 * noise], 90) if (dist > 4 * noise).any() else 0.0
-    thr = max(4.0 * noise, min(min_contrast, 0.35 * strong) if strong else min_contrast)
-    p = paper.astype(np.int16)
-    step = np.zeros(dist.shape, bool)
-    step[:, 1:] |= np.abs(p[:, 1:] - p[:, :-1]).max(axis=-1) > thr
-    step[1:] |= np.abs(p[1:] - p[:-1]).max(axis=-1) > thr
-    return (dist > thr) | step
 
 
 def test_ink_mask_is_identical_to_the_plain_formula():
@@ -59,7 +43,7 @@ def test_ink_mask_is_identical_to_the_plain_formula():
             paper = paper_map(rgb, k)
             ink = ink_mask(rgb, paper)
             assert ink.any() and not ink.all()
-            assert np.array_equal(ink, _plain_ink_mask(rgb, paper))
+            assert np.array_equal(ink, plain_ink_mask(rgb, paper))
 
 
 def test_page_ink_matches_the_step_by_step_computation():
