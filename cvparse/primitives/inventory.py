@@ -498,8 +498,9 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
     # Two calls, not one: the sheet's common scale factor comes from the median glyph of
     # its crops, and stray free words shifting it changes how single-letter labels read.
     # The labels are read while the free words are found and read.
-    singles = [is_single_glyph(tight(c)) for c in crops]
-    ones = [tight(c) for c, one in zip(crops, singles) if one]
+    tights = [tight(c) for c in crops]
+    singles = [is_single_glyph(t) for t in tights]
+    ones = [t for t, one in zip(tights, singles) if one]
     labels_read = read_crops_later(crops, scale.text_height)
     # own sheets: own scale, and each row read without the other's letters beside it
     grey_later = read_crops_later([repeat_glyph(c) for c in ones], scale.text_height)
@@ -511,10 +512,10 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
                              for later in (grey_later, binary_later))))
     heights = [g for g in (glyph_height(c) for c in crops + word_crops) if g > 0]
     glyph = float(np.median(heights)) if heights else 0.6 * scale.text_height
-    for shape, crop, ws, ul, one in zip(shapes, crops, read, underlined, singles):
+    for shape, crop, ws, ul, one, t in zip(shapes, crops, read, underlined, singles, tights):
         shape.label = join_label(ws, crop, ul, glyph_height(crop) or glyph)
         if one:
-            shape.label = one_letter(shape.label, *next(copies_read), is_bar(tight(crop)))
+            shape.label = one_letter(shape.label, *next(copies_read), is_bar(t))
         if ul and shape.label:
             shape.underlined = shape.label.split()
     texts = []
