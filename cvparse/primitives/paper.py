@@ -45,8 +45,15 @@ def _uint8_distance(rgb: np.ndarray, ref: np.ndarray) -> np.ndarray:
     holds each square and their sum exactly whatever the order of the additions; the
     square root is then the same correctly rounded float32 value.
     """
+    if not rgb.size:
+        return np.zeros(rgb.shape[:2], np.float32)
     if ref.ndim == 1:
-        ref = np.broadcast_to(ref, rgb.shape)
+        # One colour: the squared differences of each channel's 256 values, looked up
+        # (exact integers in float32), summed over the channels (exact below 2**24).
+        squares = (np.arange(256, dtype=np.float32)[:, None] - ref.astype(np.float32)) ** 2
+        sq = cv2.LUT(rgb, squares.reshape(256, 1, 3))
+        total = cv2.transform(sq, np.ones((1, 3), np.float32)).reshape(rgb.shape[:2])
+        return np.sqrt(total, out=total)
     diff = cv2.absdiff(rgb, np.ascontiguousarray(ref)).astype(np.float32)
     cv2.multiply(diff, diff, dst=diff)
     sq = diff[..., 0] + diff[..., 1]
@@ -54,14 +61,15 @@ def _uint8_distance(rgb: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.sqrt(sq, out=sq)
 
 
-def paper_map(rgb: np.ndarray, kernel: int) -> np.ndarray:
+def paper_map(rgb: np.ndarray, kernel: int, gray: bool | None = None) -> np.ndarray:
     """The paper colour under every pixel: a median wide enough to erase lines and text.
 
     The median runs per channel, so a gray page (three equal channels, common for
     diagrams) is filtered once and copied: the same result at a third of the cost.
+    ``gray`` is ``is_gray(rgb)`` when the caller knows it already (saves a pass).
     """
     k = max(3, int(kernel) | 1)
-    if is_gray(rgb):
+    if is_gray(rgb) if gray is None else gray:
         gray = median_filter(np.ascontiguousarray(rgb[..., 0]), k)
         return cv2.merge([gray, gray, gray])
     channels = [np.ascontiguousarray(rgb[..., c]) for c in range(3)]
@@ -144,17 +152,33 @@ def _majority_values(channel: np.ndarray, k: int) -> tuple[list[int], np.ndarray
     h, w = channel.shape
     if k <= 5 or h <= k or w <= k:
         return [], np.zeros(256, np.int64)
-    hist = np.bincount(channel.ravel(), minlength=256)
+    hist = _histogram(channel)
     need = max(k * k // 2 + 1, MAJORITY_SHARE * h * w)
     values = [int(v) for v in np.argsort(-hist, kind="stable")[:MAJORITY_TRIES]
               if hist[v] >= need]
     return (values if hist[values].sum() >= MIN_FLAT_SHARE * h * w else []), hist
 
 
+def _histogram(channel: np.ndarray) -> np.ndarray:
+    """Counts of the 256 values of a uint8 channel (int64), as ``np.bincount`` gives them.
+
+    OpenCV counts twice as fast in float32, exact while every count stays below 2**24.
+    """
+    if channel.size < 2 ** 24:
+        return cv2.calcHist([channel], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    return np.bincount(channel.ravel(), minlength=256)
+
+
 def is_gray(rgb: np.ndarray) -> bool:
     """Whether a colour image has three identical channels."""
     if rgb.ndim != 3 or rgb.shape[2] != 3:
         return False
+    if rgb.dtype == np.uint8 and rgb.flags.c_contiguous and rgb.size:
+        # Exact: OpenCV's 8-bit luma of (v, v, v) is v (its fixed-point weights sum to
+        # one), so the page equals its own luma repeated three times iff it is gray.  A
+        # third of the time of comparing the channel views.
+        luma = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        return cv2.norm(cv2.cvtColor(luma, cv2.COLOR_GRAY2RGB), rgb, cv2.NORM_INF) == 0
     return bool(np.array_equal(rgb[..., 0], rgb[..., 1])
                 and np.array_equal(rgb[..., 1], rgb[..., 2]))
 
@@ -174,14 +198,17 @@ def noise_level(dist: np.ndarray) -> float:
     return float(max(1.0, np.median(small) * 1.4826 + np.std(small)))
 
 
-def ink_mask(rgb: np.ndarray, paper: np.ndarray, min_contrast: float = 24.0) -> np.ndarray:
+def ink_mask(rgb: np.ndarray, paper: np.ndarray, min_contrast: float = 24.0,
+             gray: bool | None = None) -> np.ndarray:
     """Boolean mask of ink: pixels unlike their paper, plus borders between paper colours.
 
     The threshold is the larger of the image's noise floor and a fraction of the contrast of
     the darkest strokes, so faint lines on dark backgrounds still count and JPEG ringing
-    around text does not flood the page.
+    around text does not flood the page.  ``gray``, when the caller knows it, says whether
+    ``rgb`` and ``paper`` both have three equal channels (``paper_map`` of a gray page has).
     """
-    gray = is_gray(rgb) and is_gray(paper)
+    if gray is None:
+        gray = is_gray(rgb) and is_gray(paper)
     if gray:  # one channel holds it all: the same distances (see ``_gray_distance``)
         dist = _gray_distance(rgb[..., 0], paper[..., 0])
     else:
@@ -208,14 +235,15 @@ def _gray_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.dtype != np.uint8 or b.dtype != np.uint8:
         a3, b3 = (np.repeat(x[..., None], 3, axis=-1) for x in (a, b))
         return colour_distance(a3, b3)
-    return _GRAY_DISTANCE[cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))]
+    diff = cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))
+    return cv2.LUT(diff, _GRAY_DISTANCE)  # a float32 table: the same values, faster than numpy
 
 
 def _max_channel_step(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Largest per-channel absolute difference of two equally shaped colour images (of
     two single-channel images: their absolute difference)."""
     if a.dtype == np.uint8 and b.dtype == np.uint8:
-        d = cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))
+        d = cv2.absdiff(a, b)  # OpenCV takes the shifted views as they are, rows apart
     else:
         d = np.abs(a.astype(np.int16) - b.astype(np.int16))
     if d.ndim == 2:

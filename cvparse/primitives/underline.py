@@ -55,6 +55,8 @@ def find_underlines(gray: np.ndarray, stroke: float, min_length: float) -> list[
     if the band is at most about two strokes thick.
     """
     ink = gray < DARK
+    if not ink.size or int(ink.sum(axis=1).max()) < min_length:
+        return []  # no row holds that much ink, let alone in one run (most labels)
     length, start, end = longest_runs(ink)
     rows = np.flatnonzero(length >= min_length)
     out: list[Underline] = []

@@ -5,7 +5,14 @@ import cv2
 import numpy as np
 import pytest
 
-from cvparse.primitives.paper import ink_mask, median_filter, noise_level, paper_map
+from cvparse.primitives.paper import (
+    _histogram,
+    ink_mask,
+    is_gray,
+    median_filter,
+    noise_level,
+    paper_map,
+)
 
 from .plain import plain_ink_mask, plain_noise
 from .synth import canvas, font, to_array
@@ -73,3 +80,35 @@ def test_ink_mask_gray_and_colour_equal_the_formula():
             ink = ink_mask(rgb, paper)
             assert ink.any() and not ink.all()
             assert np.array_equal(ink, plain_ink_mask(rgb, paper))
+
+
+def test_known_grayness_gives_the_same_paper_and_ink():
+    for rgb in (_diagram(False), _diagram(True)):
+        gray = is_gray(rgb)
+        for k in (9, 15, 31):
+            paper = paper_map(rgb, k)
+            assert np.array_equal(paper_map(rgb, k, gray), paper)
+            assert np.array_equal(ink_mask(rgb, paper, gray=gray), ink_mask(rgb, paper))
+
+
+def test_histogram_counts_like_bincount():
+    rng = np.random.default_rng(4)
+    for page in (np.ascontiguousarray(_diagram(True)[..., 1]),
+                 rng.integers(0, 256, (300, 200), dtype=np.uint8),
+                 np.full((40, 60), 255, np.uint8)):
+        hist = _histogram(page)
+        assert hist.dtype == np.int64
+        assert np.array_equal(hist, np.bincount(page.ravel(), minlength=256))
+
+
+def test_is_gray_sees_one_changed_value_anywhere():
+    rng = np.random.default_rng(9)
+    page = np.repeat(rng.integers(0, 256, (37, 53, 1), dtype=np.uint8), 3, axis=-1)
+    assert is_gray(page) and is_gray(page[:, :, ::-1].copy())
+    for y, x, c, delta in [(0, 0, 0, 1), (36, 52, 2, 255), (18, 20, 1, 128), (5, 9, 2, 3)]:
+        other = page.copy()
+        other[y, x, c] ^= delta
+        assert not is_gray(other)
+        assert not is_gray(other[::-1])  # a view not C-contiguous: the plain comparison
+    assert not is_gray(page[..., :2]) and not is_gray(page[..., 0])
+    assert is_gray(page.astype(np.float32))

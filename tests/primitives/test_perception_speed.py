@@ -155,3 +155,46 @@ def test_thin_fraction_vectorised_matches_step_by_step():
             assert freetext._thin_fraction(mask, xs, ys, (x2 - x1, y2 - y1), stroke) == want
             values.add(want)
     assert len(values) > 2
+
+
+def test_region_masks_match_the_plain_numpy_forms():
+    import cv2
+
+    from cvparse.primitives.regions import (
+        enclosed_regions,
+        fill_holes,
+        region_from_mask,
+    )
+
+    ring = np.zeros((40, 50), bool)
+    ring[5:35, 8:45] = True
+    ring[10:30, 14:40] = False  # a hole
+    ring[18:22, 20:24] = True  # an island in the hole
+    plain = np.zeros(ring.shape, np.uint8)
+    contours, _ = cv2.findContours(ring.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    cv2.drawContours(plain, contours, -1, 1, thickness=cv2.FILLED)
+    filled = fill_holes(ring)
+    assert filled.dtype == bool and np.array_equal(filled, plain.astype(bool))
+    assert np.array_equal(fill_holes(ring[::-1].copy()), filled[::-1])
+    r = region_from_mask(np.pad(filled, ((3, 0), (7, 0))), 100, 200, 5)
+    assert r.bbox == (100 + 7 + 8, 200 + 3 + 5, 100 + 7 + 45, 200 + 3 + 35)
+    assert r.area == int(filled.sum()) == 30 * 37
+    assert r.contour[:, 0].min() == r.bbox[0] and r.contour[:, 1].max() == r.bbox[3] - 1
+    page = np.zeros((60, 80), bool)
+    page[10:50, 10:70] = True
+    page[12:48, 12:68] = False  # one closed box
+    page[20:30, 20:23] = True  # a letter inside
+    (inside,) = enclosed_regions(page, 50)
+    assert inside.bbox == (12, 12, 68, 48) and inside.area == 36 * 56
+    assert inside.paper_area == 36 * 56 - 30
+
+
+def test_colour_distance_to_one_colour_on_views_rows_and_pixels():
+    rng = np.random.default_rng(3)
+    rgb = rng.integers(0, 256, (41, 67, 3), dtype=np.uint8)
+    for part in (rgb[5:30, 9:50], rgb[::-1], rgb[:1], rgb[:, :1], rgb[:1, :1], rgb[:0]):
+        for ref in ((255, 255, 255), np.array([3, 250, 128], np.uint8)):
+            fast, plain = colour_distance(part, ref), plain_distance(part, ref)
+            assert fast.shape == part.shape[:2] and fast.dtype == np.float32
+            assert np.array_equal(fast.view(np.uint32), plain.view(np.uint32))

@@ -30,3 +30,14 @@ def test_longest_runs_equal_row_by_row():
         for got, want in zip(longest_runs(ink), _plain_longest_runs(ink)):
             assert np.array_equal(got, want)
     assert longest_runs(tie)[1][0] == 2
+
+
+def test_a_line_just_long_enough_is_found_and_one_too_short_is_not():
+    from cvparse.primitives.underline import find_underlines
+
+    crop = np.full((30, 60), 255, np.uint8)
+    crop[8:18, 10:14] = crop[8:18, 20:24] = crop[8:18, 30:34] = 0  # three letter stems
+    crop[20:22, 10:34] = 0  # a 24 px line under them
+    assert [(u.y1, u.y2, u.x1, u.x2) for u in find_underlines(crop, 2, 24)] == [(20, 22, 10, 34)]
+    assert find_underlines(crop, 2, 24.5) == []
+    assert find_underlines(np.zeros((0, 5), np.uint8), 2, 3) == []
