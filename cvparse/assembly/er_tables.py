@@ -145,7 +145,9 @@ def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float
 
 
 _MULTI = re.compile(r"^\{(.*)\}$")
-_DERIVED = re.compile(r"^(.*?)\s*\(\s*\)$")
+_DERIVED = re.compile(r"^(.*?)\s*[(\[{<CQ]\s*\)$")
+"""``name()``: a derived attribute.  OCR of a batch of lines reads the ``(`` of a closing
+``()`` as a bracket or a round letter (``total_costQ)``) more often than alone."""
 
 
 def _clean(text: str) -> str:

@@ -3,7 +3,10 @@
 import cv2
 import numpy as np
 
-from cvparse.assembly.er import assemble_er, assign_cardinalities, clean_label, Link
+from cvparse.assembly.er import assemble_er
+from cvparse.assembly.er_cardinalities import assign_cardinalities
+from cvparse.assembly.er_labels import clean_label
+from cvparse.assembly.er_links import Link
 from cvparse.connectors.elements import Connector, End
 from cvparse.model import IsA, Relationship
 from cvparse.primitives.elements import Inventory, Scale, Shape, TextItem

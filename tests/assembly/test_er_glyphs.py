@@ -5,18 +5,16 @@ pieces joined across a box corner."""
 import cv2
 import numpy as np
 
-from cvparse.assembly.er import (
-    Link,
-    _end_chord,
-    _isas,
-    _name_extends,
+from cvparse.assembly.er_glyph_match import (
     _runs_along,
-    drop_repeated_roles,
     glyph_templates,
     match_cardinalities,
-    pass_through_pairs,
     structure_mask,
 )
+from cvparse.assembly.er_isa import _name_extends
+from cvparse.assembly.er_isa import chen_isas as _isas
+from cvparse.assembly.er_links import Link, _end_chord, pass_through_pairs
+from cvparse.assembly.er_relationships import drop_repeated_roles
 from cvparse.connectors.elements import Connector, End
 from cvparse.primitives.elements import TextItem
 
@@ -151,7 +149,7 @@ def test_line_clipping_a_box_corner_is_joined():
 
 
 def test_name_read_in_pieces_is_joined_in_the_page_style():
-    from cvparse.assembly.er import _same_row_words, _word_joiner
+    from cvparse.assembly.er_edges import _same_row_words, _word_joiner
 
     texts = [TextItem("billed", (100, 50, 150, 64)), TextItem("by", (158, 50, 178, 66)),
              TextItem("far", (300, 50, 330, 64)), TextItem("below", (100, 90, 150, 104))]
@@ -164,7 +162,7 @@ def test_name_read_in_pieces_is_joined_in_the_page_style():
 
 
 def test_diamond_cut_along_its_diagonal_is_no_isa():
-    from cvparse.assembly.er import split_diamonds
+    from cvparse.assembly.er_isa import split_diamonds
     from cvparse.primitives.elements import Shape
 
     from .test_er import _region

@@ -5,12 +5,9 @@ import cv2
 import numpy as np
 import pytest
 
-from cvparse.assembly.er import (
-    Link,
-    _lost_cardinality,
-    assemble_er,
-    recover_cardinalities,
-)
+from cvparse.assembly.er import assemble_er
+from cvparse.assembly.er_cut_glyphs import _lost_cardinality, recover_cardinalities
+from cvparse.assembly.er_links import Link
 from cvparse.connectors.elements import Connector, End
 from cvparse.model import IsA, Relationship
 from cvparse.primitives.elements import Inventory, TextItem
@@ -116,3 +113,10 @@ def test_unattached_line_end_without_a_head_links_nothing():
     conn = Connector(points=pts, ends=(End((360.0, 300.0), (0.0, 1.0), node=1),
                                        End((360.0, 162.0), (0.0, -1.0))))
     assert assemble_er(inv, [conn]).relationships == []
+
+
+def test_full_height_glyph_as_wide_as_tall_is_no_one():
+    # What is left of an M drawn across its line reads as a 1 or a bar: too wide for one.
+    assert _lost_cardinality("1", (0, 0, 14, 13), 16) == "N"
+    assert _lost_cardinality("l", (0, 0, 16, 12), 16) == "N"
+    assert _lost_cardinality("1", (0, 0, 6, 14), 16) == "1"

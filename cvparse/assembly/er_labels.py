@@ -1,0 +1,37 @@
+"""Text as the ER assembly reads it: identifiers cleaned of OCR spacing, free words that
+are cardinalities, and names made unique."""
+
+from __future__ import annotations
+
+import re
+
+
+CARDINALITY = re.compile(r"^(\d+|[NnMm*]|\d+\.\.(\d+|[NnMm*]))$")
+"""Free text that reads as a cardinality: ``1``, ``N``, ``M``, ``*``, ``0..1``, ``1..N``."""
+
+
+def clean_label(text: str) -> str:
+    """An identifier as drawn: OCR spaces around underscores dropped, and a space OCR put
+    inside a CamelCase name (one of whose words is CamelCase itself) taken out."""
+    text = re.sub(r"\s*_\s*", "_", text.strip())
+    text = re.sub(r"\s+", " ", text)
+    words = text.split(" ")
+    if 1 < len(words) <= 3 and all(re.fullmatch(r"[A-Z][A-Za-z0-9]*", w) for w in words) \
+            and any(re.search(r"[a-z][A-Z]", w) for w in words):
+        text = "".join(words)
+    return text
+
+
+def cardinality_text(text: str) -> str:
+    """A free word as a cardinality: stray dots and quotes OCR adds around it dropped."""
+    return text.strip().strip(".,'`:;")
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name#2``, ``name#3``, ... if it is taken already."""
+    if name not in taken:
+        return name
+    k = 2
+    while f"{name}#{k}" in taken:
+        k += 1
+    return f"{name}#{k}"
