@@ -17,6 +17,7 @@ import numpy as np
 
 from ..primitives.elements import Inventory, Shape
 from ..primitives.ocr import glyph_height, read_crops
+from ..primitives.paper import ink_mask
 from ..primitives.underline import erase_underlines, find_underlines
 from ..primitives.wordjoin import join_label
 
@@ -103,13 +104,30 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     return tables
 
 
-def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float
-               ) -> list[TextLine]:
-    """The text lines inside a cell, from the rows of its ink (border excluded)."""
+def _unlike_fill(rgb: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """Pixels of a cell crop that stand out from the cell's own fill (its median colour).
+
+    The page's ink is measured against the paper, so a tinted fill can count as ink
+    where the paper estimate does not follow it (near the corners of a box).
+    """
+    if not inside.any():
+        return inside
+    fill = np.median(rgb[inside], axis=0).round().astype(np.uint8)
+    return ink_mask(rgb, np.broadcast_to(fill, rgb.shape))
+
+
+def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
+               rgb: np.ndarray | None = None) -> list[TextLine]:
+    """The text lines inside a cell, from the rows of its ink (border excluded).
+
+    With the page ``rgb``, only ink that differs from the cell's own fill counts.
+    """
     x1, y1, x2, y2 = shape.interior.bbox
     inside = cv2.erode(shape.interior.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
                        iterations=max(1, int(round(stroke)))).astype(bool)
     cell = ink[y1:y2, x1:x2] & inside
+    if rgb is not None:
+        cell &= _unlike_fill(rgb[y1:y2, x1:x2], inside)
     rows = cell.any(axis=1)
     runs = []
     y = 0
@@ -168,7 +186,8 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
     found = []
     crops: list[np.ndarray] = []
     for rows in cell_stacks(inv):
-        lines = [text_lines(inv.shapes[r[0]], inv.ink, stroke, th) for r in rows]
+        lines = [text_lines(inv.shapes[r[0]], inv.ink, stroke, th, inv.image)
+                 for r in rows]
         if len(rows) == 1:
             if len(lines[0]) < 2:
                 continue
