@@ -15,7 +15,8 @@ TASKS = {"flowchart": "flowlearn", "er": "er", "uml": "uml", "topology": "topolo
 PERFECT = {"flowlearn": ("node_f1", "link_f1", "nodes_acc", "arrows_acc"),
            "er": ("macro_f1",), "uml": ("em", "relacc", "relation_f1"),
            "topology": ("node_f1", "edge_f1")}
-SETS = [(f, s) for f in TASKS for s in ("test", "dev") if (ROOT / f / s).is_dir()]
+SETS = [(f, s) for f in TASKS for s in ("test", "dev", "style") if (ROOT / f / s).is_dir()]
+STYLE_SETS = [f for f in TASKS if (ROOT / f / "style").is_dir()]
 
 
 @pytest.mark.parametrize("family, split", SETS)
@@ -43,3 +44,22 @@ def test_ground_truth_scores_one_against_itself(family, split):
     if "typed_edge_f1" in summary and summary["typed_edge_f1"] is not None \
             and not math.isnan(summary["typed_edge_f1"]):
         assert math.isclose(summary["typed_edge_f1"], 1.0)
+
+
+@pytest.mark.parametrize("family", STYLE_SETS)
+def test_style_split_names_its_looks_and_reuses_dev_subsets(family):
+    """Every style image says which look drew it (one the manifest describes), and its subset
+    is a dev subset, so per-subset tables line up with dev."""
+    folder = ROOT / family / "style"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    looks = manifest["styles"]
+    dev_subsets = {json.loads(p.read_text())["subset"]
+                   for p in (ROOT / family / "dev").glob("*.json") if p.name != "manifest.json"}
+    used = set()
+    for item in manifest["items"]:
+        doc = json.loads((folder / (item["id"] + ".json")).read_text())
+        assert doc["style"] == item["style"] and doc["style"] in looks, item
+        assert doc["subset"] == item["subset"] and doc["subset"] in dev_subsets, item
+        assert (folder / item["image"]).is_file(), item
+        used.add(doc["style"])
+    assert used == set(looks)

@@ -8,6 +8,10 @@ Each item is a PNG plus a cvparse ER JSON document (FORMATS.md section 2) with e
 
   python tools/gen_er.py                       # rebuild fixtures/er/dev and fixtures/er/test
   python tools/gen_er.py --split dev --seed 1001 --count 210 --out fixtures/er/dev
+  python tools/gen_er.py --split style         # rebuild fixtures/er/style (other looks)
+The "style" split keeps the notation and changes the look (fonts, text size, pen width,
+colours, Graphviz engine; see LOOKS); its documents name the look in "style" and keep the
+notation ("chen" / "silberschatz" / "schema") in "notation".  ``--looks a,b`` picks looks.
 Needs Graphviz (`neato`, `dot`) on PATH and Pillow. Neato layouts are re-rendered pinned
 (`neato -n`), so "source" is exactly the DOT that drew the PNG.
 """
@@ -34,7 +38,8 @@ from cvparse.model import Entity, ERSchema, IsA, Relationship, document_from_dic
 
 TIERS = ("easy", "medium", "hard", "high", "isa", "silberschatz", "schema")
 CHEN_TIERS = ("easy", "medium", "hard", "high", "isa")
-DEFAULT_SPLITS = {"dev": (1001, 210), "test": (2002, 30)}
+DEFAULT_SPLITS = {"dev": (1001, 210), "test": (2002, 30), "style": (3003, 27)}
+COMMITTED_SPLITS = ("dev", "test")   # what a bare `gen_er.py` rebuilds
 MAX_PX = 2000          # cap on the PNG's longer side
 BASE_DPI = 96
 PAD_IN = 0.25          # graph pad in inches (Graphviz adds it on every side)
@@ -388,6 +393,56 @@ class Drawing:
     graph: dict
     nodes: list[DNode] = field(default_factory=list)
     edges: list[DEdge] = field(default_factory=list)
+    look: "Look | None" = None    # None: the committed look (fontsize 14, black on white)
+
+
+@dataclass(frozen=True)
+class Look:
+    """A change of appearance for the style split: same notation and ground truth, other
+    Graphviz default node / edge / graph attributes, engine or colours."""
+
+    description: str
+    node: tuple[tuple[str, object], ...] = ()
+    edge: tuple[tuple[str, object], ...] = ()
+    graph: tuple[tuple[str, object], ...] = ()
+    swap_engine: bool = False     # dot <-> neato against the tier's usual choice
+    colour: bool = False          # keep the PNG in colour (else 4 grey levels)
+
+
+def _font_look(name: str) -> Look:
+    return Look(f"{name} text", node=(("fontsize", 14), ("fontname", name)),
+                edge=(("fontsize", 14), ("fontname", name)))
+
+
+LOOKS = {
+    "liberation-sans": _font_look("Liberation Sans"),
+    "dejavu-sans": _font_look("DejaVu Sans"),   # the committed look is Times = Liberation Serif
+    "liberation-mono": _font_look("Liberation Mono"),
+    "dejavu-serif": _font_look("DejaVu Serif"),
+    "small-text": Look("fontsize 10", node=(("fontsize", 10),), edge=(("fontsize", 10),)),
+    "large-text": Look("fontsize 18", node=(("fontsize", 18),), edge=(("fontsize", 18),)),
+    "thick-lines": Look("penwidth 2 on shapes and lines",
+                        node=(("fontsize", 14), ("penwidth", 2)),
+                        edge=(("fontsize", 14), ("penwidth", 2))),
+    "swap-engine": Look("other Graphviz engine: fdp for Chen tiers (else neato), dot <-> neato "
+                        "for isa / silberschatz / schema", swap_engine=True),
+    "colour": Look("dark blue outlines/text on light blue fills, dark red lines, cream paper",
+                   node=(("fontsize", 14), ("color", "#1f4e79"), ("fontcolor", "#1f4e79"),
+                         ("style", "filled"), ("fillcolor", "#dce9f7")),
+                   edge=(("fontsize", 14), ("color", "#a31515"), ("fontcolor", "#a31515")),
+                   graph=(("bgcolor", "#fffdf3"),), colour=True),
+}
+
+
+def parse_looks(text: str | None) -> list[str]:
+    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
+    if not text:
+        return []
+    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in LOOKS]
+    if bad:
+        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
+    return names
 
 
 def _q(v) -> str:
@@ -401,8 +456,11 @@ def to_dot(d: Drawing, pos: dict[str, tuple[float, float]] | None = None) -> str
     """Serialise a drawing; with ``pos`` every node is pinned (for `neato -n`)."""
     def fmt(attrs: dict) -> str:
         return ", ".join(f"{k}={_q(v)}" for k, v in attrs.items())
-    lines = ["graph ER {", f"  graph [{fmt(d.graph)}];", "  node [fontsize=14];",
-             "  edge [fontsize=14];"]
+    if d.look is None or not (d.look.node or d.look.edge):
+        defaults = ["  node [fontsize=14];", "  edge [fontsize=14];"]
+    else:
+        defaults = [f"  node [{fmt(dict(d.look.node))}];", f"  edge [{fmt(dict(d.look.edge))}];"]
+    lines = ["graph ER {", f"  graph [{fmt(d.graph)}];", *defaults]
     for n in d.nodes:
         a = dict(n.attrs)
         if pos:
@@ -811,6 +869,16 @@ def _to_png(src: Path, dst: Path) -> tuple[int, int]:
     return im.size
 
 
+def _to_png_colour(src: Path, dst: Path) -> tuple[int, int]:
+    """Flatten onto white and keep colour as a 32-colour palette PNG (colour looks)."""
+    im = Image.open(src).convert("RGBA")
+    bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+    rgb = Image.alpha_composite(bg, im).convert("RGB")
+    rgb.quantize(colors=32, method=Image.Quantize.MEDIANCUT,
+                 dither=Image.Dither.NONE).save(dst, optimize=True)
+    return im.size
+
+
 def _segment_hits_box(p: tuple, q: tuple, box: tuple) -> bool:
     """Whether segment p-q passes through the axis-aligned box (x1, y1, x2, y2)."""
     x1, y1, x2, y2 = box
@@ -940,7 +1008,7 @@ def render(d: Drawing, schema: ERSchema, seed: int, out_png: Path, tmp: Path) ->
     src = to_dot(d, pos)
     raw = tmp / "raw.png"
     layout = run_graphviz(final_engine, src, [("png", raw), ("json", None)], args)
-    w, h = _to_png(raw, out_png)
+    w, h = (_to_png_colour if d.look and d.look.colour else _to_png)(raw, out_png)
     bb = [float(v) for v in layout["bb"].split(",")]
     pm = PxMap(bb[0], bb[3], pad, dpi / 72.0)
     geo = geometry(d, layout, schema, pm)
@@ -952,26 +1020,35 @@ def render(d: Drawing, schema: ERSchema, seed: int, out_png: Path, tmp: Path) ->
 # Items, documents, CLI
 # ---------------------------------------------------------------------------------------
 
-def make_item(tier: str, rng: random.Random, domains: dict[str, V.Domain]):
-    """Schema + drawing + subset metadata for one item of a tier."""
+def make_item(tier: str, rng: random.Random, domains: dict[str, V.Domain],
+              look: Look | None = None):
+    """Schema + drawing + subset metadata for one item of a tier (``look``: other
+    appearance; None draws exactly the committed look with the same random draws)."""
+    def eng(e: str) -> str:
+        if not (look and look.swap_engine):
+            return e
+        if tier in CHEN_TIERS[:4]:   # dot draws these as one very wide row: use fdp
+            return "fdp"
+        return "neato" if e == "dot" else "dot"
+
     big = [n for n, d in domains.items() if len(d.entities) >= 20]
     dom = domains[rng.choice(big if tier == "high" else sorted(domains))]
     meta = {"domain": dom.name}
     if tier in ("easy", "medium", "hard", "high"):
         schema, _ = build_chen_schema(dom, tier, rng)
-        engine = "neato"
+        engine = eng("neato")
         card_end = rng.random() < 0.3
         d = chen_drawing(schema, engine, card_end)
         meta.update(style="chen", engine=engine, card_position="end" if card_end else "middle")
     elif tier == "isa":
         schema = build_isa_schema(dom, rng, with_attrs=rng.random() < 0.5)
-        engine = "dot" if rng.random() < 0.7 else "neato"
+        engine = eng("dot" if rng.random() < 0.7 else "neato")
         bottom_up = engine == "dot" and rng.random() < 0.3
         d = chen_drawing(schema, engine, False, bottom_up)
         meta.update(style="chen", engine=engine, superclass_at="bottom" if bottom_up else "top")
     elif tier == "silberschatz":
         schema, _ = build_chen_schema(dom, "silberschatz", rng)
-        engine = "dot" if rng.random() < 0.4 else "neato"
+        engine = eng("dot" if rng.random() < 0.4 else "neato")
         d = silberschatz_drawing(schema, engine)
         meta.update(style="silberschatz", engine=engine)
     else:
@@ -980,10 +1057,13 @@ def make_item(tier: str, rng: random.Random, domains: dict[str, V.Domain]):
         typed = rng.random() < 0.5
         style = rng.choice(["snake_plural", "snake", "pascal"])
         schema, types = build_relational_schema(dom, rng, n_el, typed, style)
-        engine = "dot" if rng.random() < 0.7 else "neato"
+        engine = eng("dot" if rng.random() < 0.7 else "neato")
         d = schema_drawing(schema, types, engine, rng.choice(["LR", "TB"]))
         meta.update(style="schema", engine=engine, typed=typed, naming=style,
                     column_types=types)
+    if look is not None:
+        d.look = look
+        d.graph.update(dict(look.graph))
     return schema, d, meta
 
 
@@ -1052,8 +1132,11 @@ def dump_doc(doc: dict) -> str:
     return "{\n" + body + "\n}\n"
 
 
-def generate(split: str, seed: int, count: int, out: Path, avoid: set[str] = frozenset()) -> list[dict]:
-    """Write ``count`` items of a split to ``out`` (PNG + JSON + manifest.json)."""
+def generate(split: str, seed: int, count: int, out: Path, avoid: set[str] = frozenset(),
+             looks: list[str] = ()) -> list[dict]:
+    """Write ``count`` items of a split to ``out`` (PNG + JSON + manifest.json).  With
+    ``looks`` item i gets ``looks[i * len(looks) // count]`` (equal runs of consecutive
+    items, so each look meets several tiers)."""
     out.mkdir(parents=True, exist_ok=True)
     for old in list(out.glob("er_*.png")) + list(out.glob("er_*.json")):
         old.unlink()
@@ -1063,10 +1146,12 @@ def generate(split: str, seed: int, count: int, out: Path, avoid: set[str] = fro
     items, docs, seen = [], [], set()
     for i in range(count):
         tier = TIERS[i % len(TIERS)]
+        look_name = looks[i * len(looks) // count] if looks else None
         stem = f"er_{split}_{i:04d}"
         for attempt in range(50):
             rng = random.Random(f"er:{split}:{seed}:{i}:{attempt}")
-            schema, d, meta = make_item(tier, rng, domains)
+            schema, d, meta = make_item(tier, rng, domains,
+                                        LOOKS[look_name] if look_name else None)
             sig = json.dumps(schema.to_dict(), sort_keys=True)
             if tier == "easy" and len(schema.entities) + len(schema.plain_relationships) > 8:
                 continue
@@ -1080,6 +1165,9 @@ def generate(split: str, seed: int, count: int, out: Path, avoid: set[str] = fro
                 continue
             res = render(d, schema, rng.randint(1, 10**6), out / f"{stem}.png", tmp)
             doc = build_doc(schema, meta, tier, res)
+            if look_name:
+                doc["notation"] = doc["style"]
+                doc["style"] = look_name
             try:
                 self_check(doc, tier)
             except AssertionError:
@@ -1089,7 +1177,8 @@ def generate(split: str, seed: int, count: int, out: Path, avoid: set[str] = fro
             raise RuntimeError(f"{stem}: no valid {tier} diagram after 50 attempts")
         seen.add(sig)
         (out / f"{stem}.json").write_text(dump_doc(doc))
-        items.append({"id": stem, "subset": tier, "image": f"{stem}.png"})
+        items.append({"id": stem, "subset": tier, "image": f"{stem}.png"}
+                     | ({"style": look_name} if look_name else {}))
         docs.append(doc)
     for f in tmp.iterdir():
         f.unlink()
@@ -1097,25 +1186,38 @@ def generate(split: str, seed: int, count: int, out: Path, avoid: set[str] = fro
     version = subprocess.run(["dot", "-V"], capture_output=True, text=True).stderr.strip()
     manifest = {"family": "er", "split": split, "generator": "tools/gen_er.py", "seed": seed,
                 "renderer": {"graphviz": version}, "count": count, "items": items}
+    if looks:
+        manifest["styles"] = {k: LOOKS[k].description for k in looks}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return docs
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--split", choices=["dev", "test"])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 epilog="looks: " + "; ".join(f"{k}: {v.description}"
+                                                              for k, v in LOOKS.items()))
+    ap.add_argument("--split", choices=sorted(DEFAULT_SPLITS),
+                    help="dev / test (committed look) or style (every look, in equal runs)")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--count", type=int)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--root", type=Path, help="family folder for the full rebuild "
                     "(default fixtures/er)")
+    ap.add_argument("--looks", help="comma-separated looks (or 'all'); default: all for "
+                    "--split style, none for dev/test")
     a = ap.parse_args(argv)
     root = a.root or Path(__file__).resolve().parent.parent / "fixtures" / "er"
     if a.split:
         seed, count = DEFAULT_SPLITS[a.split]
         t0 = time.time()
+        looks = parse_looks(a.looks or ("all" if a.split == "style" else None))
+        avoid = set()
+        if a.split == "style":   # no schema of the committed splits reappears in another look
+            avoid = {_schema_sig(json.loads(p.read_text())) for sp in COMMITTED_SPLITS
+                     for p in (root / sp).glob("er_*.json")}
         generate(a.split, a.seed if a.seed is not None else seed,
-                 a.count if a.count is not None else count, a.out or root / a.split)
+                 a.count if a.count is not None else count, a.out or root / a.split,
+                 avoid, looks)
         print(f"{a.split}: {time.time() - t0:.1f}s")
         return
     t0 = time.time()

@@ -10,6 +10,11 @@ geometry, from which node bboxes and edge polylines (image pixels) go into the g
 Usage:
     python tools/gen_flowchart.py                        # rebuild both committed splits
     python tools/gen_flowchart.py --split dev --seed 2 --count 200 --out fixtures/flowchart/dev
+    python tools/gen_flowchart.py --split style          # rebuild fixtures/flowchart/style
+The "style" split keeps the notation and changes the look through a Mermaid init directive
+(themes forest / neutral / base colours, fonts, font sizes, line widths, curve; see LOOKS) at
+the top of the source; subsets interleave word / char / mixed and each document names its look
+in "style".  ``--looks a,b`` picks looks.
 Needs ``npm ci`` in tools/mermaid (PUPPETEER_SKIP_DOWNLOAD=1) and Debian's chromium + wamerican.
 """
 
@@ -35,6 +40,7 @@ WORDS_FILE = Path("/usr/share/dict/words")  # Debian package wamerican
 
 # Committed splits: (seed, word, char, mixed).  dev and test use different seeds.
 SPLITS = {"test": (1101, 12, 12, 6), "dev": (2202, 80, 80, 40)}
+STYLE_SPLIT = (3303, 27)   # seed, count; not rebuilt by a bare run
 ORIENTATIONS = ("TB", "BT", "LR", "RL", "TD")
 SILVER = "#C0C0C0"
 LINK_SYNTAX = {"solid": "-->", "bold": "==>", "dotted": "-.->"}
@@ -47,6 +53,40 @@ SHAPE_SYNTAX = {
     "hexagon": ('{{"', '"}}'),
 }
 POINT_TOLERANCE_PX = 0.5
+
+_THICK_CSS = (".node rect, .node circle, .node polygon, .node path {stroke-width: 3px !important;}"
+              " .flowchart-link.edge-thickness-normal {stroke-width: 2.5px !important;}"
+              " .flowchart-link.edge-thickness-thick {stroke-width: 5px !important;}")
+# Looks of the style split: (description, Mermaid init config).  Mermaid's own default font
+# is "trebuchet ms", verdana, arial (Liberation Sans here), 16 px.
+LOOKS: dict[str, tuple[str, dict]] = {
+    "liberation-serif": ("Liberation Serif text",
+                         {"themeVariables": {"fontFamily": "Liberation Serif"}}),
+    "liberation-mono": ("Liberation Mono text",
+                        {"themeVariables": {"fontFamily": "Liberation Mono"}}),
+    "dejavu-serif": ("DejaVu Serif text", {"themeVariables": {"fontFamily": "DejaVu Serif"}}),
+    "small-text": ("12 px text", {"themeVariables": {"fontSize": "12px"}}),
+    "large-text": ("22 px text", {"themeVariables": {"fontSize": "22px"}}),
+    "thick-lines": ("3 px node outlines, 2.5 / 5 px links", {"themeCSS": _THICK_CSS}),
+    "theme-forest": ("Mermaid theme forest (green)", {"theme": "forest"}),
+    "theme-neutral": ("Mermaid theme neutral (grey)", {"theme": "neutral"}),
+    "colour": ("theme base: light blue fills, dark blue outlines and text, dark red links",
+               {"theme": "base", "themeVariables": {
+                   "primaryColor": "#d6e9ff", "primaryBorderColor": "#1f4e79",
+                   "primaryTextColor": "#0b2a4a", "lineColor": "#a31515",
+                   "secondaryColor": "#fff2cc", "tertiaryColor": "#f3f3f3"}}),
+}
+
+
+def parse_looks(text: str | None) -> list[str]:
+    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
+    if not text:
+        return []
+    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in LOOKS]
+    if bad:
+        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
+    return names
 
 
 @dataclass
@@ -82,6 +122,7 @@ class Chart:
     edges: list[ChartEdge]
     groups: list[ChartGroup] = field(default_factory=list)
     flowlearn_syntax: bool = True
+    style: str = ""   # look of the style split ("" = Mermaid default theme)
 
 
 # --- chart generation ---------------------------------------------------------------------
@@ -226,6 +267,8 @@ def _node_code(node: ChartNode, flowlearn: bool) -> str:
 def to_mermaid(chart: Chart) -> str:
     """Mermaid code of the chart; FlowLearn's own statement layout for word/char."""
     lines = [f"flowchart {chart.orientation}"]
+    if chart.style:
+        lines.insert(0, "%%{init: " + json.dumps(LOOKS[chart.style][1]) + "}%%")
     grouped = {m for g in chart.groups for m in g.members}
     indent = "" if chart.flowlearn_syntax else "    "
     lines += [indent + _node_code(n, chart.flowlearn_syntax)
@@ -345,6 +388,8 @@ def ground_truth(chart: Chart, code: str, geo: dict) -> dict:
                           "bbox": [_r(v) for v in clusters[g.id]["bbox"]]} for g in chart.groups]
     doc.update({"direction": chart.orientation, "background": chart.background,
                 "subset": chart.subset, "source": code})
+    if chart.style:
+        doc["style"] = chart.style
     check_geometry(doc)
     return doc
 
@@ -391,15 +436,22 @@ def subset_counts(count: int) -> tuple[int, int, int]:
     return word, char, max(0, count - word - char)
 
 
-def build_split(split: str, seed: int, counts: tuple[int, int, int], out: Path) -> dict:
-    """Generate, render and write one split; returns timing and renderer versions."""
+def build_split(split: str, seed: int, counts: tuple[int, int, int], out: Path,
+                looks: list[str] = ()) -> dict:
+    """Generate, render and write one split; returns timing and renderer versions.  With
+    ``looks`` the subsets interleave (word, char, mixed, word, ...) and chart i gets look
+    ``looks[i * len(looks) // count]``."""
     words = load_words()
     plan = ["word"] * counts[0] + ["char"] * counts[1] + ["mixed"] * counts[2]
+    if looks:
+        plan = [("word", "char", "mixed")[i % 3] for i in range(len(plan))]
     charts = []
     for i, subset in enumerate(plan):
         rng = random.Random(f"{seed}:{i}")
         charts.append(make_mixed_chart(rng) if subset == "mixed"
                       else make_flowlearn_chart(rng, subset, words))
+        if looks:
+            charts[-1].style = looks[i * len(looks) // len(plan)]
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob(f"flowchart_{split}_*"):
         old.unlink()
@@ -414,11 +466,14 @@ def build_split(split: str, seed: int, counts: tuple[int, int, int], out: Path) 
     items = []
     for stem, chart, code in zip(stems, charts, codes):
         write_json(out / f"{stem}.json", ground_truth(chart, code, geo[stem]))
-        items.append({"id": stem, "subset": chart.subset, "image": f"{stem}.jpg"})
+        items.append({"id": stem, "subset": chart.subset, "image": f"{stem}.jpg"}
+                     | ({"style": chart.style} if chart.style else {}))
     versions = dict(rendered["versions"])
     manifest = {"family": "flowchart", "split": split, "generator": "tools/gen_flowchart.py",
                 "seed": seed, "renderer": versions, "wordlist": f"wamerican {words_version()}",
                 "count": len(items), "items": items}
+    if looks:
+        manifest["styles"] = {k: LOOKS[k][0] for k in looks}
     write_json(out / "manifest.json", manifest)
     return {"split": split, "count": len(items), "render_seconds": round(seconds, 2),
             "versions": versions}
@@ -435,15 +490,26 @@ def words_version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", choices=sorted(SPLITS))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 epilog="looks: " + "; ".join(f"{k}: {v[0]}"
+                                                              for k, v in LOOKS.items()))
+    ap.add_argument("--split", choices=sorted(SPLITS) + ["style"],
+                    help="dev / test (Mermaid default theme) or style (every look)")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--count", type=int)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--looks", help="comma-separated looks (or 'all'); default: all for "
+                    "--split style, none for dev/test")
     args = ap.parse_args(argv)
+    looks = parse_looks(args.looks or ("all" if args.split == "style" else None))
     if args.split is None:
         todo = [(s, seed, (w, c, m), REPO / "fixtures" / "flowchart" / s)
                 for s, (seed, w, c, m) in SPLITS.items()]
+    elif args.split == "style":
+        seed, n = STYLE_SPLIT
+        counts = subset_counts(args.count if args.count is not None else n)
+        out = args.out or REPO / "fixtures" / "flowchart" / "style"
+        todo = [("style", args.seed if args.seed is not None else seed, counts, out)]
     else:
         seed, w, c, m = SPLITS[args.split]
         counts = subset_counts(args.count) if args.count is not None else (w, c, m)
@@ -451,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
         todo = [(args.split, args.seed if args.seed is not None else seed, counts, out)]
     for split, seed, counts, out in todo:
         t0 = time.perf_counter()
-        info = build_split(split, seed, counts, out)
+        info = build_split(split, seed, counts, out, looks)
         total = time.perf_counter() - t0
         print(f"{split}: {info['count']} charts in {total:.1f} s "
               f"({total / max(1, info['count']):.3f} s/chart, render {info['render_seconds']} s)"

@@ -9,6 +9,11 @@ the ground truth is the geometry that was drawn.
     python tools/gen_topology.py                      # rebuild both committed splits
     python tools/gen_topology.py --split dev --seed 7 --count 200 --out fixtures/topology/dev
     python tools/gen_topology.py ... --overlay /tmp/ov  # also write GT overlays for checking
+    python tools/gen_topology.py --split style        # rebuild fixtures/topology/style
+
+The "style" split keeps the notation and changes the look (fonts, text size, stroke width,
+colours; see LOOKS); each of its documents names its look in "style". ``--looks a,b`` picks
+the looks for any split (dev/test default to none, i.e. the committed look).
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ FONT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf",
               "condensed": "DejaVuSansCondensed.ttf"}
 SS = 2  # supersampling factor: draw at 2x, downsample for antialiasing
 DOMAINS = ("workflow", "network", "foodweb", "process")
-DEFAULT_SPLITS = {"test": (20260301, 32), "dev": (20260417, 200)}
+DEFAULT_SPLITS = {"test": (20260301, 32), "dev": (20260417, 200), "style": (20261129, 24)}
+COMMITTED_SPLITS = ("dev", "test")   # what a bare `gen_topology.py` rebuilds
 TYPE_COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff8c00", "#8e44ad"]
 TYPE_STYLES = ["solid", "dashed", "dotted", "bold"]
 Pt = tuple[float, float]
@@ -91,6 +97,62 @@ class Diagram:
     legend: list[dict]
     legend_box: tuple[float, float, float, float] | None
     style: dict
+
+
+# --- looks (style split) --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Look:
+    """A change of appearance applied on top of the sampled style: same notation and ground
+    truth format, other fonts / text size / stroke widths / colours."""
+
+    description: str
+    fonts: tuple[str, str] | None = None   # (regular, bold) TTF paths replacing DejaVu Sans
+    fs_scale: float = 1.0                  # multiplies node and legend text size
+    style: tuple[tuple[str, object], ...] = ()   # overrides of Diagram.style entries
+    edge_color: str | None = None          # untyped edge colour
+    fills: tuple[str, ...] | None = None   # node fill palette
+
+
+_LIB = "/usr/share/fonts/truetype/liberation/"
+LOOKS = {
+    "liberation-sans": Look("Liberation Sans text", (_LIB + "LiberationSans-Regular.ttf",
+                                                     _LIB + "LiberationSans-Bold.ttf")),
+    "liberation-serif": Look("Liberation Serif text", (_LIB + "LiberationSerif-Regular.ttf",
+                                                       _LIB + "LiberationSerif-Bold.ttf")),
+    "liberation-mono": Look("Liberation Mono text", (_LIB + "LiberationMono-Regular.ttf",
+                                                     _LIB + "LiberationMono-Bold.ttf")),
+    "dejavu-serif": Look("DejaVu Serif text", (str(FONT_DIR / "DejaVuSerif.ttf"),
+                                               str(FONT_DIR / "DejaVuSerif-Bold.ttf"))),
+    "small-text": Look("text 0.75x (about 10 px)", fs_scale=0.75),
+    "large-text": Look("text 1.3x", fs_scale=1.3),
+    "thick-lines": Look("node outlines 3 px, edges 2.75 px",
+                        style=(("node_lw", 3.0), ("edge_lw", 2.75))),
+    "colour": Look("blue node strokes and text, saturated fills, dark red edges, cream paper",
+                   style=(("node_stroke", "#1565c0"), ("text", "#0d2c6b"),
+                          ("background", "#fffaf0")),
+                   edge_color="#b71c1c",
+                   fills=("#90caf9", "#a5d6a7", "#ffe082", "#ef9a9a", "#ce93d8")),
+}
+
+
+def parse_looks(text: str | None) -> list[str]:
+    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
+    if not text:
+        return []
+    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in LOOKS]
+    if bad:
+        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
+    return names
+
+
+def look_fonts(fonts: dict[str, Path], look: Look | None) -> dict[str, Path]:
+    """The font table of a look: every text face replaced by the look's regular / bold."""
+    if look is None or look.fonts is None:
+        return fonts
+    reg, bold = (Path(f) for f in look.fonts)
+    return {k: (bold if k == "bold" else reg) for k in fonts}
 
 
 # --- small helpers ---------------------------------------------------------------------------
@@ -918,8 +980,10 @@ def pick_size(rng: random.Random) -> tuple[str, int]:
 
 
 def make_diagram(rng: random.Random, domain: str, vocab: dict, legend_wanted: bool,
-                 fonts: dict[str, Path], difficulty: str, n: int) -> Diagram:
-    """Sample topology, style, layout and routes for one image of ``n`` nodes."""
+                 fonts: dict[str, Path], difficulty: str, n: int,
+                 look: Look | None = None) -> Diagram:
+    """Sample topology, style, layout and routes for one image of ``n`` nodes (``look``
+    overrides the sampled appearance after every random draw, so it changes no sample)."""
     nodes, raw_edges, types = SAMPLERS[domain](rng, vocab, n)
     flows = {"workflow": ["LR", "TB"], "network": ["TB", "LR", "TB"], "foodweb": ["BT", "TB", "LR", "RL"],
              "process": ["LR", "TB", "TB"]}[domain]
@@ -955,6 +1019,12 @@ def make_diagram(rng: random.Random, domain: str, vocab: dict, legend_wanted: bo
     card = rng.choice(["round_rect", "rect", "ellipse"] if domain == "foodweb" else ["round_rect", "rect"])
     use_icons = domain == "process" and rng.random() < 0.6
     fill_mode = rng.choice(fill_sets) if fill_sets else ["#ffffff"]
+    if look is not None:
+        st.update(dict(look.style))
+        st["fs"] *= look.fs_scale
+        st["legend_fs"] *= look.fs_scale
+        base_color = look.edge_color or base_color
+        fill_mode = list(look.fills) if look.fills else fill_mode
     for nd in nodes:
         if domain == "foodweb":
             nd.shape = card
@@ -1109,21 +1179,29 @@ def renderer_versions() -> dict:
     return {"Pillow": PIL.__version__, "shapely": shapely.__version__, "fonts-dejavu-core": fv}
 
 
-def generate(split: str, seed: int, count: int, out: Path, overlay_dir: Path | None) -> dict:
-    """Write ``count`` images + GT + manifest into ``out``; domains round-robin, 1/3 with legend."""
+def generate(split: str, seed: int, count: int, out: Path, overlay_dir: Path | None,
+             looks: list[str] = ()) -> dict:
+    """Write ``count`` images + GT + manifest into ``out``; domains round-robin, 1/3 with legend.
+    With ``looks`` item i gets look ``looks[i * len(looks) // count]`` (equal runs of
+    consecutive items, so each look meets several domains) and a "style" key."""
     vocab = json.loads(VOCAB_PATH.read_text())
-    fonts = load_fonts()
+    base_fonts = load_fonts()
     out.mkdir(parents=True, exist_ok=True)
     items = []
     t0 = time.time()
     for i in range(count):
         domain = DOMAINS[i % len(DOMAINS)]
         legend_wanted = (i // len(DOMAINS)) % 3 == 1
+        look_name = looks[i * len(looks) // count] if looks else None
+        look = LOOKS[look_name] if look_name else None
+        fonts = look_fonts(base_fonts, look)
         difficulty, n = pick_size(random.Random(f"topology-{split}-{seed}-{i}"))
         for attempt in range(60):  # resample (deterministically) if a layout fails the check
             rng = random.Random(f"topology-{split}-{seed}-{i}-{attempt}")
-            dg = make_diagram(rng, domain, vocab, legend_wanted, fonts, difficulty, n)
+            dg = make_diagram(rng, domain, vocab, legend_wanted, fonts, difficulty, n, look)
             doc = to_document(dg)
+            if look_name:
+                doc["style"] = look_name
             try:
                 self_check(doc)
                 break
@@ -1137,29 +1215,39 @@ def generate(split: str, seed: int, count: int, out: Path, overlay_dir: Path | N
         if overlay_dir:
             overlay_dir.mkdir(parents=True, exist_ok=True)
             overlay(out / f"{stem}.png", doc, overlay_dir / f"{stem}.png")
-        items.append({"id": stem, "subset": domain, "image": f"{stem}.png"})
+        items.append({"id": stem, "subset": domain, "image": f"{stem}.png"}
+                     | ({"style": look_name} if look_name else {}))
     manifest = {"family": "topology", "split": split, "generator": "tools/gen_topology.py",
                 "seed": seed, "renderer": renderer_versions(), "count": count, "items": items}
+    if looks:
+        manifest["styles"] = {k: LOOKS[k].description for k in looks}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"{split}: {count} images in {time.time() - t0:.1f}s -> {out}")
     return manifest
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--split", choices=["dev", "test"])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 epilog="looks: " + "; ".join(f"{k}: {v.description}"
+                                                              for k, v in LOOKS.items()))
+    ap.add_argument("--split", choices=sorted(DEFAULT_SPLITS),
+                    help="dev / test (committed look) or style (every look, round-robin)")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--count", type=int)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--overlay", type=Path, help="also write GT overlays here")
+    ap.add_argument("--looks", help="comma-separated looks (or 'all') applied in equal runs; "
+                    "default: all for --split style, none for dev/test")
     a = ap.parse_args(argv)
     if a.split is None:
-        for split, (seed, count) in DEFAULT_SPLITS.items():
+        for split in COMMITTED_SPLITS:
+            seed, count = DEFAULT_SPLITS[split]
             generate(split, seed, count, ROOT / "fixtures" / "topology" / split, a.overlay)
         return
     seed, count = DEFAULT_SPLITS[a.split]
+    looks = parse_looks(a.looks or ("all" if a.split == "style" else None))
     generate(a.split, a.seed if a.seed is not None else seed, a.count or count,
-             a.out or ROOT / "fixtures" / "topology" / a.split, a.overlay)
+             a.out or ROOT / "fixtures" / "topology" / a.split, a.overlay, looks)
 
 
 if __name__ == "__main__":

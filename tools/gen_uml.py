@@ -11,7 +11,12 @@ back from the SVG render of the same source, so ground-truth geometry is in PNG 
     python tools/gen_uml.py                      # rebuild both committed splits
     python tools/gen_uml.py --split dev --seed 2 --count 225 --out fixtures/uml/dev
 
+    python tools/gen_uml.py --split style        # rebuild fixtures/uml/style (other looks)
+
 `--count` is the number of images; it is rounded up to a multiple of 3 (one diagram = 3 scales).
+The "style" split keeps the notation and changes the look (skinparam fonts, sizes, line
+thickness, colours, layout direction; see LOOKS): one image per diagram at scale 1 (stem
+suffix _s10), each document naming its look in "style".  ``--looks a,b`` picks looks.
 Needs Debian `plantuml` (1.2020.x, Java) and `graphviz` at generation time only.
 """
 
@@ -39,6 +44,7 @@ SCALES = ((1.0, "s10"), (1.5, "s15"), (2.0, "s20"))
 TYPE_WEIGHTS = (("inheritance", 30), ("composition", 18), ("aggregation", 18),
                 ("dependency", 18), ("realization", 10), ("association", 6))
 DEFAULT_SPLITS = (("test", 101, 30), ("dev", 202, 225))
+STYLE_SPLIT = ("style", 303, 30)   # not rebuilt by a bare run; one scale per diagram
 NEUTRAL_LETTERS = "ABCDEFGHKMNPRSTXYZ"
 
 OLD_LOOK: tuple[str, ...] = ()
@@ -50,6 +56,45 @@ MODERN_LOOK = (
     "skinparam classFontColor #000000",
     "skinparam classAttributeIconSize 0",
 )
+
+
+# Looks of the style split: skinparam lines appended after the diagram's own skin block.
+# PlantUML's own default font is Java's SansSerif (DejaVu Sans here), 14/13 px.
+LOOKS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "liberation-sans": ("Liberation Sans text", ('skinparam defaultFontName "Liberation Sans"',)),
+    "liberation-serif": ("Liberation Serif text",
+                         ('skinparam defaultFontName "Liberation Serif"',)),
+    "liberation-mono": ("Liberation Mono text", ('skinparam defaultFontName "Liberation Mono"',)),
+    "dejavu-serif": ("DejaVu Serif text", ('skinparam defaultFontName "DejaVu Serif"',)),
+    "small-text": ("font size 10", ("skinparam defaultFontSize 10",
+                                    "skinparam classFontSize 10",
+                                    "skinparam classAttributeFontSize 10")),
+    "large-text": ("font size 18", ("skinparam defaultFontSize 18",
+                                    "skinparam classFontSize 18",
+                                    "skinparam classAttributeFontSize 18")),
+    "thick-lines": ("class borders and arrows 2.5 px", ("skinparam classBorderThickness 2.5",
+                                                        "skinparam arrowThickness 2.5")),
+    "colour": ("blue class boxes and text, dark red arrows",
+               ("skinparam classBackgroundColor #DDEBF7",
+                "skinparam classHeaderBackgroundColor #9DC3E6",
+                "skinparam classBorderColor #1F4E79", "skinparam classFontColor #1F4E79",
+                "skinparam classAttributeFontColor #1F4E79",
+                "skinparam arrowColor #A31515")),
+    "monochrome": ("skinparam monochrome (black on white, grey fills)",
+                   ("skinparam monochrome true",)),
+    "left-to-right": ("left to right direction (layout rotated)", ("left to right direction",)),
+}
+
+
+def parse_looks(text: str | None) -> list[str]:
+    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
+    if not text:
+        return []
+    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in LOOKS]
+    if bad:
+        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
+    return names
 
 
 @dataclass
@@ -87,6 +132,7 @@ class Diagram:
     relations: list[RelSpec]
     skin: list[str]
     prior_names: list[str]  # the real-world names behind prior-free initials ([] otherwise)
+    style: str = ""         # look of the style split ("" = committed look)
 
 
 # --- diagram construction ---------------------------------------------------------------------
@@ -392,6 +438,8 @@ def ground_truth(d: Diagram, scale: float, source: str, svg: str, size: tuple[in
            "width": size[0], "height": size[1], "source": source}
     if d.prior_names:
         doc["prior_names"] = d.prior_names
+    if d.style:
+        doc["style"] = d.style
     return doc
 
 
@@ -419,23 +467,30 @@ def plan(count: int, rng: random.Random) -> list[tuple[str, str, str]]:
     return [(cond, types[i], looks[i]) for i, cond in enumerate(conds)]
 
 
-def build_split(split: str, seed: int, count: int, out: Path) -> dict:
-    """Generate, render and write one split; returns the manifest."""
+def build_split(split: str, seed: int, count: int, out: Path, looks: list[str] = (),
+                avoid: set[str] = frozenset()) -> dict:
+    """Generate, render and write one split; returns the manifest.  With ``looks`` each
+    diagram is drawn once at scale 1 (``count`` diagrams), diagram i in look
+    ``looks[i * len(looks) // count]``, and no diagram whose scale-1 source is in ``avoid``."""
     rng = random.Random(seed)
+    scales = SCALES[:1] if looks else SCALES
     vocab = load_vocab()
     diagrams: list[Diagram] = []
     seen: set[str] = set()
     decks: dict[str, list[dict]] = {}
-    for cond, rtype, look in plan(count, rng):
+    for i, (cond, rtype, look) in enumerate(plan(count * 3 // len(scales), rng)):
         for _ in range(50):
             if not decks.get(rtype):  # cycle through the chains before repeating one
                 decks[rtype] = list(vocab[rtype])
                 rng.shuffle(decks[rtype])
             d = make_diagram(cond, rtype, look, decks[rtype].pop(), vocab, rng)
             key = puml_source(d, 1.0)
-            if key not in seen:
+            if key not in seen and key not in avoid:
                 break
         seen.add(key)
+        if looks:
+            d.style = looks[i * len(looks) // count]
+            d.skin = d.skin + list(LOOKS[d.style][1])
         diagrams.append(d)
     out.mkdir(parents=True, exist_ok=True)
     for old in list(out.glob("uml_*.png")) + list(out.glob("uml_*.json")):
@@ -445,7 +500,7 @@ def build_split(split: str, seed: int, count: int, out: Path) -> dict:
         tdir = Path(tmp)
         jobs = []
         for i, d in enumerate(diagrams):
-            for scale, tag in SCALES:
+            for scale, tag in scales:
                 stem = f"uml_{split}_{i:04d}_{tag}"
                 src = puml_source(d, scale)
                 (tdir / f"{stem}.puml").write_text(src)
@@ -463,10 +518,13 @@ def build_split(split: str, seed: int, count: int, out: Path) -> dict:
             check_notation(svg, doc, stem)
             (out / f"{stem}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False)
                                               + "\n")
-            items.append({"id": stem, "subset": d.condition, "image": f"{stem}.png"})
+            items.append({"id": stem, "subset": d.condition, "image": f"{stem}.png"}
+                         | ({"style": d.style} if d.style else {}))
     manifest = {"family": "uml", "split": split, "generator": "tools/gen_uml.py", "seed": seed,
                 "renderer": {"plantuml": plantuml_version(), "graphviz": graphviz_version()},
                 "count": len(items), "items": items}
+    if looks:
+        manifest["styles"] = {k: LOOKS[k][0] for k in looks}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
@@ -513,12 +571,29 @@ def self_check(doc: dict, stem: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=["dev", "test"])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 epilog="looks: " + "; ".join(f"{k}: {v[0]}"
+                                                              for k, v in LOOKS.items()))
+    ap.add_argument("--split", choices=["dev", "test", "style"],
+                    help="dev / test (committed look, 3 scales) or style (every look, scale 1)")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--count", type=int, help="number of images (3 scales per diagram)")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--looks", help="comma-separated looks (or 'all'); default: all for "
+                    "--split style, none for dev/test")
     a = ap.parse_args(argv)
+    looks = parse_looks(a.looks or ("all" if a.split == "style" else None))
+    if looks:   # a look split: scale 1 only, no diagram of the committed splits again
+        _, seed, n = STYLE_SPLIT
+        committed = {json.loads(p.read_text())["source"].replace("scale 1.5\n", "scale 1\n")
+                     .replace("scale 2\n", "scale 1\n")
+                     for s, *_ in DEFAULT_SPLITS
+                     for p in (ROOT / "fixtures" / "uml" / s).glob("uml_*.json")}
+        out = a.out or ROOT / "fixtures" / "uml" / (a.split or "style")
+        m = build_split(a.split or "style", a.seed if a.seed is not None else seed,
+                        a.count or n, out, looks, committed)
+        print(f"{m['split']}: {m['count']} images -> {out}")
+        return 0
     if a.split is None:
         jobs = [(s, seed, n, ROOT / "fixtures" / "uml" / s) for s, seed, n in DEFAULT_SPLITS]
     else:
