@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from ..connectors.elements import Connector
+from ..connectors.markers import end_view
 from ..primitives.elements import Inventory, Scale, Shape
 from ..primitives.ocr import read_labels
 from ..primitives.paper import colour_distance
@@ -261,14 +262,17 @@ def drawn_pattern(c: Connector, inv: Inventory) -> str:
 
     Only the pixels across the line are looked at (never along it), so the short gaps of
     a dotted line are not bridged.  The ends are left out: a text height at a headed end
-    (the arrowhead), a third of one at a plain end (the border it meets).  A line too
-    short to show a pattern keeps the tracer's reading (``c.style``).
+    (the arrowhead) less what of it lies beyond the traced end (a trace that stopped at
+    the gap before the last dash and its head), a third of one at a plain end (the border
+    it meets).  A line too short to show a pattern keeps the tracer's reading
+    (``c.style``).
     """
     rgb = inv.image
     h, w = rgb.shape[:2]
     pts = _resample(np.asarray(c.points, float))
     th = inv.scale.text_height
-    skips = [int(round(th if e.marker != "none" else max(2.0, th / 3))) for e in c.ends]
+    skips = [int(round(max(0.0, th - _beyond(c, k, inv)) if e.marker != "none"
+                       else max(2.0, th / 3))) for k, e in enumerate(c.ends)]
     if len(pts) < sum(skips) + 8:
         return c.style if c.style in ("dashed", "dotted") else "solid"
     ahead = np.roll(pts, -3, axis=0) - np.roll(pts, 3, axis=0)
@@ -301,6 +305,16 @@ def drawn_pattern(c: Connector, inv: Inventory) -> str:
     marks = whole if len(whole) else runs
     return "dotted" if float(np.median(marks)) <= 2 * max(c.width, inv.scale.stroke) + 1 \
         else "dashed"
+
+
+def _beyond(c: Connector, end: int, inv: Inventory) -> float:
+    """How far the ink drawn at one end of a connector (its head) reaches past the
+    traced end, pixels (0 without an ink mask)."""
+    if inv.ink is None:
+        return 0.0
+    view = end_view(inv.ink, c, end, inv.scale.text_height, inv.scale.stroke)
+    x, y = c.ends[end].point
+    return float(np.hypot(view.tip[0] - x, view.tip[1] - y))
 
 
 def drawn_width(c: Connector, inv: Inventory) -> float:

@@ -114,15 +114,34 @@ def is_head(mine: float, other: float) -> bool:
     return mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
 
 
-def end_view(mask: np.ndarray, conn: Connector, end: int, text_height: float) -> EndView:
+def end_view(mask: np.ndarray, conn: Connector, end: int, text_height: float,
+             stroke: float = 0.0) -> EndView:
     """Where the classifier looks at one end of a traced connector: the line's heading over
-    its last text height and the tip of the ink ahead (across a dash gap)."""
+    its last text height and the tip of the ink ahead (across a dash gap).  With
+    ``stroke``, on a dashed or dotted line, the gap jumped may be longer (its own gaps
+    can be wider than a small head's) and the ink across it may lie up to a stroke beside
+    the heading (the last dash of a bending dashed line may lie a little off it)."""
     pts = np.asarray(conn.points, float)
     pts = pts if end == 1 else pts[::-1]
     e = conn.ends[end]
     d = heading(pts, text_height) or e.direction
-    tip = advance_to_tip(mask, e.point, d, 1.5 * text_height, gap=0.4 * text_height)
+    dash = stroke > 0 and conn.style != "solid"
+    tip = advance_to_tip(mask, e.point, d, 1.5 * text_height,
+                         gap=(0.6 if dash else 0.4) * text_height,
+                         across=int(round(stroke)) if dash else 0)
     return EndView(tip=tip, direction=d, unit=text_height)
+
+
+def pick_views(probs: np.ndarray, second: list[int], n: int) -> np.ndarray:
+    """Class probabilities of ``n`` ends from a batch read with a second view of the ends
+    ``second`` appended (in that order): the second view's where it names a marker and the
+    first names none (it found the head the first view missed), else the first's."""
+    out = probs[:n].copy()
+    for j, k in enumerate(second):
+        first, other = probs[k], probs[n + j]
+        if CLASSES[int(np.argmax(first))] == "none" != CLASSES[int(np.argmax(other))]:
+            out[k] = other
+    return out
 
 
 def decide(geometric: str, unsure: bool, probs: np.ndarray | None, wide: bool = False
@@ -238,9 +257,14 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float,
     if not text_height:
         return
     views = [end_view(mask, c, e, text_height) for c in connectors for e in (0, 1)]
-    probs = classify_views(mask, views)
+    # Dashed and dotted lines: also a view across the gap to ink a little off the
+    # heading (see ``end_view``), read in the same batch.
+    seconds = [end_view(mask, c, e, text_height, stroke) for c in connectors for e in (0, 1)]
+    aside = {k: v for k, v in enumerate(seconds) if v != views[k]}
+    probs = classify_views(mask, views + list(aside.values()))
     if probs is None:
         return
+    probs = pick_views(probs, list(aside), len(views))
     for i, (c, w) in enumerate(zip(connectors, widths)):
         for e in (0, 1):
             c.ends[e].marker = decide(c.ends[e].marker, w[e] >= PLAIN_MAX, probs[2 * i + e],

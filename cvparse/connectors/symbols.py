@@ -43,21 +43,49 @@ class EndView:
 
 
 def advance_to_tip(mask: np.ndarray, point: tuple[float, float],
-                   direction: tuple[float, float], reach: float, gap: float = 1.0
-                   ) -> tuple[float, float]:
+                   direction: tuple[float, float], reach: float, gap: float = 1.0,
+                   across: int = 0) -> tuple[float, float]:
     """Walk from ``point`` along ``direction`` while there is ink, at most ``reach`` pixels,
     jumping blank runs of up to ``gap`` pixels (the space between the last dash or dot of a
-    line and its head): the tip of whatever is drawn at the end of the line."""
+    line and its head): the tip of whatever is drawn at the end of the line.
+
+    Where that walk gets nowhere (a line traced up to the end of its last dash but one,
+    the next dash and its head a little off the traced heading), the first ink met across
+    the gap up to ``across`` pixels to either side of the path is taken, if it begins
+    there after blank (a dash, not a border running alongside), and the walk goes on from
+    it."""
+    tip = _walk(mask, point, direction, reach, gap, 0)
+    if across <= 0 or np.hypot(tip[0] - point[0], tip[1] - point[1]) > across + 1:
+        return tip
+    return _walk(mask, point, direction, reach, gap, across)
+
+
+def _walk(mask: np.ndarray, point: tuple[float, float], direction: tuple[float, float],
+          reach: float, gap: float, across: int) -> tuple[float, float]:
+    """``advance_to_tip``'s walk, moving over to ink beside the path at most once."""
     h, w = mask.shape
     dx, dy = direction
+    ox, oy = point
     last = point
     blank = 0
+    sides = sorted(range(-across, across + 1), key=abs)[1:]
     for t in range(1, int(reach) + 1):
-        x, y = int(round(point[0] + dx * t)), int(round(point[1] + dy * t))
+        x, y = int(round(ox + dx * t)), int(round(oy + dy * t))
         if not (0 <= x < w and 0 <= y < h):
             break
+        if not mask[y, x] and blank >= 1 and sides:
+            for k in sides:  # the nearest side first
+                path = [(int(round(ox + dx * (t - b) - dy * k)),
+                         int(round(oy + dy * (t - b) + dx * k))) for b in (0, 1, 2)]
+                if not all(0 <= px < w and 0 <= py < h for px, py in path):
+                    continue
+                (hx, hy), behind = path[0], path[1:]
+                if mask[hy, hx] and not any(mask[py, px] for px, py in behind):
+                    ox, oy, x, y = ox - dy * k, oy + dx * k, hx, hy
+                    sides = []
+                    break
         if mask[y, x]:
-            last, blank = (float(point[0] + dx * t), float(point[1] + dy * t)), 0
+            last, blank = (float(ox + dx * t), float(oy + dy * t)), 0
         else:
             blank += 1
             if blank > gap:

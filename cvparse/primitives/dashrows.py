@@ -33,15 +33,16 @@ def cut_run_ends(found: set[int],
     dd = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
     np.fill_diagonal(dd, np.inf)
     nearest = np.argsort(dd, axis=1)[:, :3]
+    own = [next(((j, float(dd[k, j])) for j in nearest[k].tolist()
+                 if dd[k, j] <= 1.5 * th and _along(pieces[i], pieces[ids[j]])), None)
+           for k, i in enumerate(ids)]
     for k, i in enumerate(ids):
         d = dd[k]
-        nb = [j for j in nearest[k].tolist()
-              if d[j] <= 1.5 * th and _along(pieces[i], pieces[ids[j]])]
-        if not nb:
+        step = _step_back(k, ids, pieces, dd, own, th)
+        if step is None:
             continue
-        j = nb[0]
-        pitch = float(d[j])
-        u = (pts[k] - pts[j]) / pitch
+        j, pitch = step
+        u = (pts[k] - pts[j]) / float(d[j])
         ahead = (pts - pts[k]) @ u
         aside = np.abs((pts[:, 1] - pts[k, 1]) * u[0] - (pts[:, 0] - pts[k, 0]) * u[1])
         if np.any((ahead > 0.3 * pitch) & (d <= 1.5 * pitch) & (aside <= 0.3 * pitch)):
@@ -65,7 +66,7 @@ def cut_run_ends(found: set[int],
         piece = (box == g) & (across <= max(half, size / 2 + 1)) \
             & (along >= pitch - size / 2 - 1) & (along <= pitch + size / 2 + 1)
         rest = (box == g) & ~piece
-        if (_lone(g, glyphs, boxes, th)
+        if (_lone(g, glyphs, boxes, th, 0.3 * th)
                 or _open_head(box == g, (x, y), pts[k], u, float(t[on.tolist().index(g)]),
                               scale)
                 or (piece.any() and rest.any() and solid(rest, scale.stroke))):
@@ -91,11 +92,34 @@ def cut_run_ends(found: set[int],
     return cut
 
 
+def _step_back(k: int, ids: list[int], pieces: dict, dd: np.ndarray,
+               own: list[tuple[int, float] | None], text_height: float
+               ) -> tuple[int, float] | None:
+    """The piece a row's piece ``k`` follows on from and the row's pitch: its nearest
+    neighbour along the line, or, past a crossing that took a few dashes out, the nearest
+    piece along the line a whole number of that piece's own pitches away."""
+    if own[k] is not None:
+        return own[k]
+    for j in np.argsort(dd[k]).tolist():
+        if dd[k, j] > 6 * text_height:
+            break
+        if own[j] is None or not _along(pieces[ids[k]], pieces[ids[j]]):
+            continue
+        p = own[j][1]
+        steps = float(dd[k, j]) / p
+        if 1.5 <= steps and abs(steps - round(steps)) <= 0.2:
+            return j, p
+        break
+    return None
+
+
 def in_words(found: set[int],
               pieces: dict[int, tuple[float, float, float, tuple[float, float] | None]],
               stats: np.ndarray, glyphs: list[int], text_height: float) -> set[int]:
-    """The dashes of ``found`` with ``glyphs`` a word gap away on both sides of the dash:
-    a letter (l, I, 1) that a dashed line crosses in line with it, not a dash."""
+    """The dashes of ``found`` with ``glyphs`` a word gap away on both sides of the dash,
+    beside it (not beyond its ends): a letter (l, I, 1) that a dashed line crosses in line
+    with it, not a dash.  The two sides of an open head just past a line's last dash lie
+    beyond that dash."""
     if not glyphs:
         return set()
     g = np.array(glyphs, int)
@@ -112,7 +136,11 @@ def in_words(found: set[int],
                 & (boxes[:, 1] <= y + h + gap) & (boxes[:, 3] >= y - gap))
         if near.sum() < 2:
             continue
-        cx, cy, _, (ux, uy) = pieces[i]
+        cx, cy, length, (ux, uy) = pieces[i]
+        along = (centres[:, 0] - cx) * ux + (centres[:, 1] - cy) * uy
+        near &= np.abs(along) <= max(length / 2, 0.5 * text_height)
+        if near.sum() < 2:
+            continue
         side = (centres[near, 1] - cy) * ux - (centres[near, 0] - cx) * uy
         if side.min() < 0 < side.max():
             inside.add(i)
@@ -135,10 +163,13 @@ def _open_head(own: np.ndarray, origin: tuple[int, int], start: np.ndarray, u: n
     return min(left, right) >= 0.5 * max(left, right) > 0
 
 
-def _lone(g: int, glyphs: list[int], boxes: np.ndarray, text_height: float) -> bool:
+def _lone(g: int, glyphs: list[int], boxes: np.ndarray, text_height: float,
+          speck: float = 0.0) -> bool:
     """No other glyph within a word gap of glyph ``g`` (``boxes``: x1, y1, x2, y2 by
-    label): it makes no word with anything."""
-    others = np.array([i for i in glyphs if i != g], int)
+    label): it makes no word with anything.  Glyphs no longer than ``speck`` (crumbs of
+    the line or head beside it) do not count."""
+    sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    others = np.array([i for i in glyphs if i != g and sizes[i] > speck], int)
     if not len(others):
         return True
     gap = 0.45 * text_height
@@ -278,3 +309,72 @@ def _clear_between(labels: np.ndarray, a: tuple, b: tuple, ia: int, ib: int) -> 
     ys = np.rint(a[1] + (b[1] - a[1]) * t).astype(int)
     on = labels[ys, xs]
     return bool(((on == 0) | (on == ia) | (on == ib)).all())
+
+
+def extend_runs(found: set[int],
+                pieces: dict[int, tuple[float, float, float, tuple[float, float] | None]],
+                scale: Scale, max_skip: int = 4) -> set[int]:
+    """Pieces that carry a row of ``found`` pieces on along its axis: lying on the axis
+    (within about a line width), lying along it, about as long as the row's pieces, and a
+    whole number of pitches (up to ``max_skip``) beyond the row's last piece.  Where a
+    dashed line crosses another line, a dash or two merge with it or are taken out with
+    it, and the one or two dashes left on the far side are too few to make a row."""
+    if len(found) < 3:
+        return set()
+    th = scale.text_height
+    ids = sorted(i for i in found if i in pieces)
+    rest = [i for i in pieces if i not in found]
+    if not rest or len(ids) < 3:
+        return set()
+    pts = np.array([[pieces[i][0], pieces[i][1]] for i in ids])
+    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+    np.fill_diagonal(d, np.inf)
+    parent = list(range(len(ids)))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for p, q in zip(*np.nonzero(np.triu(d <= 1.5 * th, 1))):
+        if _along(pieces[ids[p]], pieces[ids[q]]):
+            parent[root(int(q))] = root(int(p))
+    runs: dict[int, list[int]] = {}
+    for k in range(len(ids)):
+        runs.setdefault(root(k), []).append(k)
+    tol = 0.5 * scale.stroke + 1.5
+    added: set[int] = set()
+    for members in runs.values():
+        if len(members) < 3:
+            continue
+        rp = pts[members]
+        centre = rp.mean(0)
+        _, _, vt = np.linalg.svd(rp - centre, full_matrices=False)
+        u = vt[0]
+        pos = (rp - centre) @ u
+        if np.abs((rp - centre) @ vt[1]).max() > tol:
+            continue  # not one straight row
+        pitch = float(np.median(np.diff(np.sort(pos))))
+        dots = all(pieces[ids[k]][3] is None for k in members)
+        size = float(np.median([pieces[ids[k]][2] for k in members]))
+        cand = []
+        for i in rest:
+            cx, cy, length, direction = pieces[i]
+            if (direction is None) != dots or not 0.7 * size <= length <= 1.3 * size:
+                continue
+            if direction is not None and abs(float(np.dot(direction, u))) < 0.96:
+                continue
+            off = np.array([cx, cy]) - centre
+            if abs(float(off @ vt[1])) <= tol:
+                cand.append((float(off @ u), i))
+        for sign in (1.0, -1.0):
+            end = float((sign * pos).max())
+            for t, i in sorted((sign * t, i) for t, i in cand if sign * t > end):
+                steps = (t - end) / pitch
+                if round(steps) < 1 or round(steps) > max_skip \
+                        or abs(steps - round(steps)) > 0.2:
+                    break
+                added.add(i)
+                end = t
+    return added

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .dashrows import cut_run_ends, dash_runs, in_words, line_piece, run_gaps
+from .dashrows import cut_run_ends, dash_runs, extend_runs, in_words, line_piece, run_gaps
 from .elements import Scale, Shape
 from .paper import colour_distance
 from .strokes import hull_share, is_straight_stroke, solid
@@ -373,6 +373,7 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
             others[i] = (x + float(xs.mean()), y + float(ys.mean()), float(max(w, h)), None)
     dashes = dash_runs(pieces, labels, scale)
     if dashes:
+        dashes |= extend_runs(dashes, pieces, scale)
         dashes -= in_words(dashes, pieces, stats, [i for i in glyphs if i not in dashes],
                             scale.text_height)
         dashes |= run_gaps(dashes, pieces, others, labels, stats,

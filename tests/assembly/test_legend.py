@@ -176,3 +176,16 @@ def test_rows_alike_but_for_width_type_by_the_nearest_width():
     assert [e.type for e in legends[0].entries] == ["fiber", "serial"]
     assert edge_type(_connector(225, 395, 150), legends, inv) == "serial"
     assert edge_type(_connector(225, 395, 160), legends, inv) == "fiber"
+
+
+def test_head_past_the_traced_end_is_skipped_from_there():
+    """A short dashed line traced up to the gap before its last dash: its head lies past
+    the traced end, so less of the line is skipped for it and a whole dash still shows."""
+    img, draw = canvas(200, 60)
+    _dashed(draw, 20, 67, 30, (0, 0, 0), dash=8, gap=5)  # dashes 20-28, ..., 59-67
+    draw.polygon([(80, 30), (67, 23), (67, 37)], fill=(0, 0, 0))  # the head after it
+    inv = _inventory(to_array(img), ocr=False)
+    c = _connector(20, 54, 30)  # the trace stops at the gap before the last dash
+    c.ends[1].marker = "arrow"
+    c.style = "solid"
+    assert drawn_pattern(c, inv) == "dashed"  # a whole head's cut leaves no whole dash

@@ -9,7 +9,8 @@ from PIL import Image, ImageDraw
 
 from cvparse.connectors.elements import Connector, End
 from cvparse.connectors.markers import (SYMBOL_UNSURE, classify_ends, classify_symbol,
-                                        read_end_symbol, symbol_reading, width_profile)
+                                        pick_views, read_end_symbol, symbol_reading,
+                                        width_profile)
 
 W, H = 200, 120
 TIP = (160, 60)  # where the line meets the (imaginary) box on its right
@@ -219,3 +220,14 @@ def test_a_bend_without_a_head_is_not_cut():
                                        End((75.0, 100.0), (1.0, 0.0))), width=2.0)
     trim_past_heads([conn], img > 0, 2.0, 14.0)
     assert conn.ends[1].point == (75.0, 100.0) and len(conn.points) == len(pts)
+
+
+def test_second_view_counts_only_where_it_finds_the_head_the_first_missed():
+    none, arrow = np.eye(6)[0], np.eye(6)[1]
+    # ends 0..2 read once each, then second views of ends 0 and 1
+    probs = np.stack([none, arrow, none, arrow, none])
+    out = pick_views(probs, [0, 1], 3)
+    assert (out[0] == arrow).all()   # first view saw nothing, second a head
+    assert (out[1] == arrow).all()   # first view's head is kept, not the second's none
+    assert (out[2] == none).all()
+    assert len(out) == 3

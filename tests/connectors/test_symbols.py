@@ -89,3 +89,16 @@ def test_runtime_does_not_import_training_libraries():
             "assert p.shape == (2, len(symbols.CLASSES))\n"
             "assert not any(m in sys.modules for m in ('torch', 'sklearn'))\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_advance_to_tip_finds_a_head_a_little_off_the_heading():
+    # the last dash and its head lie two pixels beside the traced heading: a one-pixel
+    # path misses them, a path a stroke wide reaches the head's tip
+    mask = np.zeros((40, 80), bool)
+    mask[19:22, 5:30] = True      # the traced line, ending at x = 29
+    mask[21:24, 34:50] = True     # the last dash, two pixels lower, after a gap
+    d = (1.0, 0.0)
+    x, _ = advance_to_tip(mask, (29.0, 20.0), d, 40, gap=5)
+    assert x < 31
+    x, _ = advance_to_tip(mask, (29.0, 20.0), d, 40, gap=5, across=2)
+    assert x == pytest.approx(49)

@@ -80,3 +80,37 @@ def test_head_sides_must_leave_the_line_and_the_point_lies_on_along_it():
     near[29:32, 40:90] = True
     assert _run_on(near, (50, 30), back, reach=20) == (40, 30)
     assert _run_on(near, (50, 30), back, reach=4) == (46, 30)
+
+
+def _dashed(draw, start, d, pitch, dash, slots, colour=(40, 40, 40)):
+    """Dashes of a dashed line from ``start`` along unit ``d``, one per slot number."""
+    for k in slots:
+        a = np.array(start) + d * (k * pitch)
+        draw.line([tuple(a), tuple(a + d * dash)], fill=colour, width=2)
+
+
+def test_dashes_past_a_crossing_and_the_hooked_last_one_are_no_word():
+    # a dashed line crosses a solid one: two dashes are lost in the crossing and two are
+    # left on the far side (too few for a row of their own); the last dash, with a bit of
+    # a border it ran into, is a glyph of its own that reads as letters
+    img, draw = canvas(300, 260)
+    draw.rectangle([170, 190, 240, 225], outline=(0, 0, 0), width=2)
+    d = np.array([0.2, 1.0]) / np.hypot(0.2, 1.0)
+    _dashed(draw, (100, 20), d, 15, 9, [0, 1, 2, 3, 6, 7, 8])
+    draw.line([(40, 87), (200, 97)], fill=(200, 120, 40), width=2)  # the crossing line
+    end = np.array((100, 20)) + d * (8 * 15 + 9)
+    draw.line([tuple(end), tuple(end + np.array([-6, 0]))], fill=(40, 40, 40), width=2)
+    draw.text((20, 200), "Moss", fill=(0, 0, 0), font=font(16))
+    words, scale = _words(to_array(img))
+    assert [w.bbox for w in words if w.bbox[0] > 90] == []
+    assert any(w.bbox[0] < 50 for w in words)  # a free label stays
+
+
+def test_a_letter_beyond_a_dashed_line_off_its_pitch_stays():
+    # an "l" on the dashed line's axis but not a whole number of pitches on is text
+    img, draw = canvas(300, 200)
+    d = np.array([1.0, 0.0])
+    _dashed(draw, (20, 100), d, 14, 8, [0, 1, 2, 3])
+    draw.text((99, 88), "lo", fill=(0, 0, 0), font=font(18))
+    words, scale = _words(to_array(img))
+    assert any(w.bbox[0] >= 95 and w.bbox[2] <= 125 for w in words)
