@@ -12,6 +12,7 @@ import numpy as np
 
 from ..primitives.elements import Inventory
 from ..primitives.paper import colour_distance
+from .attach import phantom_shapes
 
 
 def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
@@ -26,13 +27,16 @@ def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
     if inv.image is None or not inv.ink.any():
         return []
     h, w = inv.ink.shape
-    dist = colour_distance(inv.image, _local_paper(inv))
+    phantoms = phantom_shapes(inv)
+    dist = colour_distance(inv.image, _local_paper(inv, phantoms))
     top = float(np.percentile(dist[inv.ink], 95))
     strong = dist > 0.5 * top
     # a wide plate's tint is not all ink (ink is measured against a finer paper map):
     # take every pixel visibly off the paper around it
     pale = (inv.ink | (dist > max(12.0, 0.05 * top))) & ~strong
-    for shape in inv.shapes:  # node fills are tinted too
+    # node fills are tinted too; a group frame (a phantom shape) holds labels itself
+    nodes = [s for k, s in enumerate(inv.shapes) if k not in phantoms]
+    for shape in nodes:
         x1, y1, x2, y2 = shape.bbox
         pale[y1:y2, x1:x2] = False
     r = int(round(inv.scale.stroke)) + 1
@@ -52,34 +56,37 @@ def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
         part = part.astype(bool) & core[y:y + bh, x:x + bw].astype(bool)
         if part.sum() < 0.6 * bw * bh:
             continue
-        cx, cy = x + bw / 2, y + bh / 2
-        if any(s.bbox[0] <= cx <= s.bbox[2] and s.bbox[1] <= cy <= s.bbox[3]
-               for s in inv.shapes):
+        # inside or against a node: its fill, or a tint spilling past its corner
+        if any(s.bbox[0] - r < x + bw and s.bbox[2] + r > x and s.bbox[1] - r < y + bh
+               and s.bbox[3] + r > y for s in nodes):
             continue
         tint = part & ~strong[y:y + bh, x:x + bw]
         if tint.sum() < 0.6 * part.sum() or not strong[y:y + bh, x:x + bw].any():
             continue
         colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][tint],
                                dist[y:y + bh, x:x + bw][tint])
-        if colour is None or _tint_around(inv.image, strong, (x, y, x + bw, y + bh), colour, r):
+        if (colour is None or _tint_around(inv.image, strong, (x, y, x + bw, y + bh), colour, r)
+                or _outlined(strong[y:y + bh, x:x + bw], r)):
             continue
         out.append((max(0, x - 1), max(0, y - 1), min(w, x + bw + 1), min(h, y + bh + 1)))
     return out
 
 
-def _local_paper(inv: Inventory, step: int = 4) -> np.ndarray:
+def _local_paper(inv: Inventory, phantoms: set[int] = frozenset(), step: int = 4
+                 ) -> np.ndarray:
     """Paper colour around every pixel at the scale of a label (several text lines), so a
     plate inside a tinted group frame stands out from the frame's fill, not the page's.
 
-    Node fills are no paper (they would tint the gaps between nodes): every shape is
-    painted over in the paper colour just around it first.  A median on a ``step`` times
+    Node fills are no paper (they would tint the gaps between nodes): every shape but
+    the ``phantoms`` (group frames, whose fill is the paper of what they hold) is painted
+    over in the paper colour just around it first.  A median on a ``step`` times
     smaller copy keeps it cheap.
     """
     h, w = inv.image.shape[:2]
     sw, sh = max(1, w // step), max(1, h // step)
     small = cv2.resize(inv.image, (sw, sh), interpolation=cv2.INTER_AREA)
     page = small.copy()
-    for shape in inv.shapes:
+    for shape in (s for k, s in enumerate(inv.shapes) if k not in phantoms):
         x1, y1, x2, y2 = (int(v) // step for v in shape.bbox)
         x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
         a, b, c, d = max(0, x1 - 1), max(0, y1 - 1), min(sw, x2 + 1), min(sh, y2 + 1)
@@ -115,6 +122,15 @@ def _uniform_tint(colours: np.ndarray, dist: np.ndarray, noise: float = 12.0
     if float((np.linalg.norm(colours - centre, axis=1) < noise).mean()) < 0.6:
         return None
     return centre
+
+
+def _outlined(strong: np.ndarray, width: int) -> bool:
+    """True if dark ink runs along three sides just inside the box (an icon or a box
+    drawn with an outline, its border swallowed by the closing); a plate leaves a margin
+    round its letters."""
+    sides = (strong[:width], strong[-width:], strong[:, :width], strong[:, -width:])
+    return sum(side.size > 0 and float(side.any(axis=0 if k < 2 else 1).mean()) > 0.5
+               for k, side in enumerate(sides)) >= 3
 
 
 def _tint_around(rgb: np.ndarray, strong: np.ndarray, box, colour: np.ndarray, width: int,

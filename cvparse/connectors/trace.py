@@ -380,6 +380,34 @@ def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float,
     return out
 
 
+def _through_plates(pts: np.ndarray, dirs: np.ndarray, plates, pad: float, reach: float,
+                    heads: np.ndarray) -> list[tuple[float, int, int]]:
+    """A line end entering a label plate paired with the remains of its arrowhead just
+    beyond the plate (``heads``: pieces shorter than a text line, the skeleton of a head
+    whose stub from the plate was pruned): ``(gap, end, head end)`` candidates.
+
+    The head's remains lie within ``reach`` of the plate on its far side, roughly ahead
+    of the end (a curve through a label bends there); their own direction means nothing.
+    """
+    out = []
+    for x1, y1, x2, y2 in plates:
+        into = np.flatnonzero((pts[:, 0] >= x1 - pad) & (pts[:, 0] <= x2 + pad)
+                              & (pts[:, 1] >= y1 - pad) & (pts[:, 1] <= y2 + pad) & ~heads)
+        r = pad + reach
+        near = np.flatnonzero((pts[:, 0] >= x1 - r) & (pts[:, 0] <= x2 + r)
+                              & (pts[:, 1] >= y1 - r) & (pts[:, 1] <= y2 + r) & heads)
+        centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+        for p in into:
+            for q in near:
+                if p // 2 == q // 2:
+                    continue
+                dist = _ahead(pts, dirs, int(p), int(q), 0.7)
+                # the plate lies between them: the head is past the plate's middle
+                if dist is not None and float((pts[q] - centre) @ dirs[p]) > 0:
+                    out.append((dist, int(p), int(q)))
+    return out
+
+
 def _ahead(pts: np.ndarray, dirs: np.ndarray, p: int, q: int, cos: float = 0.9
            ) -> float | None:
     """Distance from end ``p`` to point ``q`` if ``q`` lies straight ahead of ``p``."""
@@ -486,6 +514,9 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: flo
     stub = np.repeat([_length(l) < span for l in lines], 2)
     cands.extend(_across_text(pts, dirs, texts, text_pad))
     cands.extend(_across_text(pts, dirs, plates, text_pad, stub))
+    heads = np.repeat([_length(l) < text_height for l in lines], 2)
+    beyond = _through_plates(pts, dirs, plates, text_pad, text_height, heads)
+    cands.extend(beyond)
     if near_shape is not None and label_gap > max_gap:
         # letters of the label itself are traced too: only real line pieces take part
         long = np.repeat([_length(l) >= 2 * max_gap for l in lines], 2)
@@ -495,6 +526,11 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: flo
     for _, p, q in sorted(cands):
         if p not in link and q not in link:
             link[p], link[q] = q, p
+    lines = list(lines)
+    for _, p, q in beyond:  # the far tip of an arrowhead's remains ends the line
+        if link.get(p) == q:
+            head = lines[q // 2]
+            lines[q // 2] = head[int(np.argmax((head - pts[p]) @ dirs[p]))][None]
     seen: set[int] = set()
     out, gaps = [], []
 
@@ -523,6 +559,65 @@ def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: flo
             out.append(joined)
             gaps.append(n)
     return out, gaps
+
+
+def _split_hairpins(lines: list[np.ndarray], gaps: list[int], span: float,
+                    near_shape: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+    """Lines cut where they turn right back on themselves next to a shape.
+
+    Two lines arriving side by side at one node merge in their arrowheads, and the
+    skeleton runs in along one line, round the heads and out along the other; a drawn
+    line does not turn back right at a node's border (a loop turns back away from it).
+    The turn is measured over ``span`` pixels of arc either side of each point.
+    """
+    out, out_gaps = [], []
+    h, w = near_shape.shape
+    for line, n in zip(lines, gaps):
+        pieces = [line]
+        while True:
+            cut = _hairpin(pieces[-1], span, near_shape, h, w)
+            if cut is None:
+                break
+            last = pieces.pop()
+            pieces.extend([last[:cut + 1], last[cut:]])
+        out.extend(pieces)
+        out_gaps.extend([n] * len(pieces))
+    return out, out_gaps
+
+
+def _hairpin(line: np.ndarray, span: float, near_shape: np.ndarray, h: int, w: int
+             ) -> int | None:
+    """Index of the sharpest turn back (more than 135 degrees over ``span`` either side)
+    whose bend touches ``near_shape`` and whose two sides each end at least ``span``
+    away from it, or ``None``."""
+    if len(line) < 5:
+        return None
+    arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(line, axis=0), axis=1))])
+    if arc[-1] < 2 * span:
+        return None
+    back = np.searchsorted(arc, arc - span, side="right") - 1
+    fwd = np.searchsorted(arc, arc + span)
+    ok = (arc >= span) & (arc <= arc[-1] - span)
+    idx = np.flatnonzero(ok)
+    if len(idx) == 0:
+        return None
+    v1 = line[idx] - line[np.clip(back[idx], 0, len(line) - 1)]
+    v2 = line[np.clip(fwd[idx], 0, len(line) - 1)] - line[idx]
+    n1, n2 = np.linalg.norm(v1, axis=1), np.linalg.norm(v2, axis=1)
+    cos = (v1 * v2).sum(axis=1) / np.maximum(n1 * n2, 1e-9)
+    xs = np.clip(np.rint(line[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(line[:, 1]).astype(int), 0, h - 1)
+    on = np.concatenate([[0], np.cumsum(near_shape[ys, xs])])
+    # the bend itself may lie an arrowhead's length off the node: any point of it will do
+    docked = on[np.clip(fwd[idx], 0, len(line) - 1) + 1] > on[np.clip(back[idx], 0, None)]
+    cos = np.where(docked, cos, 1.0)
+    k = int(np.argmin(cos))
+    if cos[k] >= -0.7:
+        return None
+    # both sides run on as lines, not round the outline of a hollow head
+    cut = int(idx[k])
+    reach = min(np.linalg.norm(line[0] - line[cut]), np.linalg.norm(line[-1] - line[cut]))
+    return cut if reach >= span else None
 
 
 def _dash_ends(ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -702,6 +797,8 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
                                2 * stroke + 0.3 * inv.scale.text_height, targets > 0,
                                6 * inv.scale.text_height, inv.ink, inv.scale.text_height,
                                grow_plates(plates, texts))
+    lines, gaps = _split_hairpins(lines, gaps, 2 * span,
+                                  shape_label_map(inv, attach_grow(inv) + int(span), phantoms) > 0)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     floor = 3 * stroke + 4
@@ -723,6 +820,7 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         width = float(2 * np.median(dist[ys, xs]))
         style = _style(near[ys, xs], n_gaps, length, stroke)
         out.append(Connector(points=line, ends=ends, style=style, width=width))
+    _join_grazing(out, inv, targets, 2 * span, _clear_pad(inv) + stroke)
     _mark_landings(out, stroke + 2)
     if _join_crossings(out, 2 * inv.scale.text_height, blocked):
         for c in out:
@@ -730,6 +828,93 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
                 e.on_connector = None
         _mark_landings(out, stroke + 2)
     return out
+
+
+def _join_grazing(connectors: list[Connector], inv: Inventory, targets: np.ndarray,
+                  span: float, depth: float) -> None:
+    """Join the two pieces of a line cut where it brushes past a node.
+
+    The margin cleared round every shape cuts a line that touches a node's border in
+    passing (or runs over an arrowhead there): its two pieces end by that one node,
+    head at each other (directions opposed to within 25 degrees, the far end ahead and
+    at most ``depth`` aside) across a gap of at most ``span`` that stays within ``depth``
+    pixels of the node's border.  Lines ending on the node head into it, so two of them facing each
+    other are a node's width apart.  Closest pairs first, each end once; ``connectors``
+    is changed in place.
+    """
+    ends = [(i, e) for i, c in enumerate(connectors) for e in (0, 1)]
+    if len(ends) < 2:
+        return
+    h, w = targets.shape
+    pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
+    ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
+    node = targets[ix[:, 1], ix[:, 0]] - 1
+    dirs = np.array([_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
+                                span) for i, e in ends])
+    cands = []
+    for p in range(len(ends)):
+        for q in range(p + 1, len(ends)):
+            k = int(node[p])
+            if k < 0 or node[q] != k or ends[p][0] == ends[q][0]:
+                continue
+            outer = inv.shapes[k].outer
+            if _inside(outer, pts[p]) or _inside(outer, pts[q]):
+                continue  # a line running on into the node (over it) is not brushing past
+            gap = pts[q] - pts[p]
+            dist = float(np.linalg.norm(gap))
+            side = abs(float(dirs[p][0] * gap[1] - dirs[p][1] * gap[0]))
+            if (0 < dist <= span and float(dirs[p] @ dirs[q]) <= -0.9 and side <= depth
+                    and float(gap @ dirs[p]) > 0
+                    and _depth_along(inv.shapes[k].outer, pts[p], pts[q]) <= depth):
+                cands.append((dist, p, q))
+    link: dict[int, int] = {}
+    for _, p, q in sorted(cands):
+        if p not in link and q not in link:
+            link[p], link[q] = q, p
+    if not link:
+        return
+    # follow each chain of links from a free end, joining piece after piece
+    conns = list(connectors)
+    seen: set[int] = set()
+    joined = []
+    index = {ref: n for n, ref in enumerate(ends)}
+    for start in range(len(conns)):
+        for e in (0, 1):
+            if start in seen or index[(start, e)] in link:
+                continue
+            c, i, far = conns[start], start, 1 - e
+            seen.add(start)
+            if e == 1:
+                c = Connector(points=c.points[::-1], ends=(c.ends[1], c.ends[0]),
+                              style=c.style, width=c.width, colour=c.colour)
+            while index[(i, far)] in link:
+                j, f = ends[link[index[(i, far)]]]
+                if j in seen:
+                    break
+                seen.add(j)
+                c = _join(c, 1, conns[j], f)
+                i, far = j, 1 - f
+            joined.append(c)
+    joined.extend(c for i, c in enumerate(conns) if i not in seen)
+    connectors[:] = joined
+
+
+def _inside(region, p: np.ndarray) -> bool:
+    """True if point ``p`` lies in ``region`` (inside a shape's border)."""
+    x1, y1, x2, y2 = region.bbox
+    x, y = int(round(p[0])), int(round(p[1]))
+    return x1 <= x < x2 and y1 <= y < y2 and bool(region.filled[y - y1, x - x1])
+
+
+def _depth_along(region, p: np.ndarray, q: np.ndarray) -> float:
+    """How deep the segment ``p``-``q`` runs into ``region`` (pixels from its border)."""
+    x1, y1, x2, y2 = region.bbox
+    filled = np.pad(region.filled.astype(np.uint8), 1)
+    inside = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
+    t = np.linspace(0.0, 1.0, max(2, int(np.linalg.norm(q - p)) + 1))[:, None]
+    s = np.rint(p + t * (q - p)).astype(int) - [x1 - 1, y1 - 1]
+    ok = (s[:, 0] >= 0) & (s[:, 0] < inside.shape[1]) & (s[:, 1] >= 0) & (s[:, 1] < inside.shape[0])
+    return float(inside[s[ok, 1], s[ok, 0]].max()) if ok.any() else 0.0
 
 
 def _join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarray | None
