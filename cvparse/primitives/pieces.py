@@ -258,3 +258,90 @@ def hull_joined(pieces: list[Region], ink: np.ndarray, stroke: float, min_area: 
         if fit >= min_fit and kind in HULL_KINDS:
             out.append((region, kind, fit))
     return out
+
+
+def _closed(regions: list[Region], reach: int) -> Region:
+    """The members dilated by ``reach``, united, holes filled and eroded back all round
+    (``unite`` without opening, which would round a box's corners)."""
+    pad = 2 * reach + 1  # eroded back from the crop's edge too
+    x1 = min(r.bbox[0] for r in regions) - pad
+    y1 = min(r.bbox[1] for r in regions) - pad
+    x2 = max(r.bbox[2] for r in regions) + pad
+    y2 = max(r.bbox[3] for r in regions) + pad
+    m = np.zeros((y2 - y1, x2 - x1), np.uint8)
+    for r in regions:
+        a, b, c, d = r.bbox
+        m[b - y1:d - y1, a - x1:c - x1] |= r.filled.astype(np.uint8)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    m = fill_holes(cv2.dilate(m, kernel).astype(bool)).astype(np.uint8)
+    return region_from_mask(cv2.erode(m, kernel), x1, y1, sum(r.paper_area for r in regions))
+
+
+CUT_BOX_KINDS = ("parallelogram", "hexagon")
+"""What a box looks like with one end cut off by a line drawn across it at a slant."""
+BOX_KINDS = ("rect", "round_rect")
+
+
+def mended_boxes(shapes: list[tuple[Region, str, float]], pieces: list[Region],
+                 size: tuple[int, int], stroke: float, min_area: float, min_fit: float
+                 ) -> tuple[list[tuple[int, Region, str, float]], list[tuple[Region, str, float]],
+                            set[int]]:
+    """Boxes a slanted line cut into pieces.  A shape (``(region, kind, fit)``) of a kind
+    such a cut leaves, or a piece that fits no shape, united with the pieces beside it (a
+    line width apart) that fit no shape either, may fit a box: pieces join largest first
+    while the box fit improves.  (``joined_pieces`` leaves boxes out, as rectangular gaps
+    between orthogonal lines would join; such gaps fit a box alone, so they do not join
+    here.)  Returns the mended shapes ``(index, region, kind, fit)``, the new boxes
+    ``(region, kind, fit)`` and the indices of the pieces used."""
+    # Slivers smaller than this are letter holes and line wedges, not parts of a box.
+    sized = [j for j, r in enumerate(pieces) if r.area >= min_area / 2]
+    cand = [i for i, (_, kind, _) in enumerate(shapes) if kind in CUT_BOX_KINDS]
+    if not sized or not cand and len(sized) < 2:
+        return [], [], set()
+    fits: dict[int, float] = {}
+
+    def loose(j: int) -> bool:
+        if j not in fits:
+            fits[j] = classify(pieces[j].filled)[1] if pieces[j].area >= min_area / 2 else 1.0
+        return fits[j] < min_fit
+
+    regions = [shapes[i][0] for i in cand] + list(pieces)
+    reach = int(round(stroke)) + 2
+    adj = _neighbours(regions, size, reach)
+    seeds = [(k, shapes[i][0], shapes[i][2], None) for k, i in enumerate(cand)]
+    seeds += sorted(((len(cand) + j, pieces[j], 0.0, j) for j in sized
+                     if pieces[j].area >= min_area), key=lambda s: -s[1].area)
+    used: set[int] = set()
+    mended, boxes = [], []
+    for k, region, old, own in seeds:
+        if own in used or own is not None and not any(
+                j - len(cand) in sized for j in adj[k] if j >= len(cand)):
+            continue
+        near = sorted((j - len(cand) for j in adj[k] if j >= len(cand)),
+                      key=lambda j: -pieces[j].area)
+        members: list[int] = []
+        fit, kind, best = 0.0, "", region
+        for j in near:
+            if j in used or j == own or pieces[j].area > region.area:
+                continue
+            parts = [region] + [pieces[m] for m in members + [j]]
+            x1, y1 = min(p.bbox[0] for p in parts), min(p.bbox[1] for p in parts)
+            x2, y2 = max(p.bbox[2] for p in parts), max(p.bbox[3] for p in parts)
+            if sum(p.area for p in parts) < min_fit * (x2 - x1) * (y2 - y1):
+                continue  # too little of their box filled to fit one
+            if not loose(j) or own is not None and not loose(own):
+                continue
+            r = _closed(parts, reach)
+            kd, f = classify(r.filled)
+            if kd in BOX_KINDS and f > max(fit, old) + 0.005:
+                members.append(j)
+                fit, kind, best = f, kd, r
+        if not members or fit < min_fit:
+            continue
+        used.update(members)
+        if own is None:
+            mended.append((cand[k], best, kind, fit))
+        else:
+            used.add(own)
+            boxes.append((best, kind, fit))
+    return mended, boxes, used
