@@ -95,6 +95,31 @@ def _badge_disc(stats: np.ndarray, keep: np.ndarray, width: int) -> tuple | None
     return None
 
 
+def _stray_specks(stats: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Components of a name compartment that are specks well above or below the text line
+    (the point of a marker touching the border, a speck of a shadow): to Tesseract a dot
+    above the line turns a capital I into an "i".
+
+    The text line is the rows of the kept components at least half as tall as the tallest;
+    a speck (under a third of that height either way) more than half that height away
+    from the line is stray.  An i's dot sits a stroke or two above its stem.
+    """
+    out = np.zeros(len(keep), bool)
+    idx = np.flatnonzero(keep)
+    if idx.size < 2:
+        return out
+    tops, heights = stats[idx, 1], stats[idx, 3]
+    tall = heights.max()
+    line = idx[heights >= 0.5 * tall]
+    top = stats[line, 1].min()
+    bottom = (stats[line, 1] + stats[line, 3]).max()
+    for i, y, h in zip(idx, tops, heights):
+        small = h < tall / 3 and stats[i, 2] < tall / 3
+        away = max(top - (y + h), y - bottom)
+        out[i] = small and away > 0.5 * tall
+    return out
+
+
 def _name_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int) -> np.ndarray:
     """Dark-on-white crop of the text of a name compartment, the class-kind badge removed.
 
@@ -135,6 +160,7 @@ def _name_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int) -> 
             if (pix & halo).sum() >= 0.8 * stats[j, 4]:
                 keep[j] = False
         ink &= ~inside
+    keep &= ~_stray_specks(stats, keep)
     mask = keep[labels] & ink
     if not mask.any():
         return blank
@@ -593,6 +619,52 @@ def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list
     return (a, b), windows, style
 
 
+MARKER_SPAN = 0.8
+"""Wide ink attached to a line end over this many text heights is a drawn marker (UML
+markers are about one to two text heights long); shorter runs may be anti-aliasing,
+a border's corner or a shadow."""
+
+
+def _drawn_marker(read: str, shape: str, span: float, stroke: float, th: float) -> str:
+    """The marker of one end from the page reading ``read`` (classifier and geometry), the
+    width profile's own reading ``shape`` and ``span``, the pixels of wide ink attached to
+    the tip (see :class:`EndWindow`).
+
+    An end with no wider ink than the line attached (beyond a pixel or two of
+    anti-aliasing) is bare whatever the readers say.  An end with a whole marker's length
+    of wide ink is not bare: when the classifier calls it plain (it was taught on thin
+    strokes; a thick outline can look like a border to it) the profile's marker stands.
+    """
+    if span < max(3.0, stroke + 1):
+        return "none"
+    if read == "none" and shape != "none" and span >= MARKER_SPAN * th:
+        return shape
+    return read
+
+
+def _half_diamond(extent: np.ndarray, count: np.ndarray, stroke: float) -> str | None:
+    """A diamond whose near half lies under a thick box border, or ``None``.
+
+    Seen from outside the border such a marker is widest at the tip and narrows to the
+    line, which the profile reader takes for an arrowhead; an arrowhead drawn at a box
+    end points into the box and is widest away from it, so a profile widest at the tip
+    is the far half of a diamond (filled when its cross-sections are mostly ink).
+    """
+    drawn = extent[extent > 0]
+    if drawn.size < 3:
+        return None
+    line = max(1.0, float(drawn.min()))
+    wide = np.flatnonzero(extent >= line + max(2.0, stroke))
+    if wide.size < 3 or wide[0] > stroke:
+        return None
+    run = extent[wide[0]:wide[-1] + 1]
+    peak = int(np.argmax(run))
+    if peak > max(1.0, 0.25 * (run.size - 1)) or run[-1] > 0.75 * run[peak]:
+        return None
+    fill = float(np.median(count[wide[0]:wide[-1] + 1] / np.maximum(run, 1)))
+    return "filled_diamond" if fill > 0.7 else "diamond"
+
+
 def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     """A UML model: one class per box, one relation per connector joining two boxes."""
     dark = _dark_ink(inv)
@@ -619,10 +691,16 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     # end with no ink wider than the line attached to it (beyond a pixel or two of
     # anti-aliasing) is bare whatever the reader says
     windows = [w for _, (_, pair_windows, _) in lines for w in pair_windows]
-    read = read_end_symbols(free, [(w.tip, w.inward, w.length) for w in windows],
-                            1.2 * th, stroke, text_height=th)
-    read = [m if w.marker_span >= max(3.0, stroke + 1) else "none"
-            for m, w in zip(read, windows)]
+    ends = [(w.tip, w.inward, w.length) for w in windows]
+    read = read_end_symbols(free, ends, 1.2 * th, stroke, text_height=th)
+    shape = read_end_symbols(free, ends, 1.2 * th, stroke) if windows else []
+    read = [_drawn_marker(m, g, w.marker_span, stroke, th)
+            for m, g, w in zip(read, shape, windows)]
+    for k, (m, w) in enumerate(zip(read, windows)):
+        if m in ("arrow", "open_arrow"):
+            half = _half_diamond(*width_profile(free, w.tip, w.inward, w.length, 1.2 * th),
+                                 stroke)
+            read[k] = half or m
     relations = []
     for k, (c, ((a, b), _, style)) in enumerate(lines):
         markers = read[2 * k:2 * k + 2]

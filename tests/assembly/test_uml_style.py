@@ -1,0 +1,98 @@
+"""UML relations drawn in other looks (thick strokes), on tiny synthetic drawings."""
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from cvparse.assembly.uml import _drawn_marker, _end_window, _half_diamond, _name_crop
+from cvparse.connectors.markers import read_end_symbols, width_profile
+
+STROKE, TH = 3.0, 11.0
+
+
+def _thick_triangle_mask():
+    """A box (y 100..160) with a 3-px border; a 3-px line up from below ends in a hollow
+    triangle, outline 3 px, whose tip touches the box's bottom side at x 100."""
+    img = Image.new("L", (200, 260), 0)
+    d = ImageDraw.Draw(img)
+    d.rectangle((40, 100, 160, 160), outline=255, width=3)
+    d.polygon([(100, 163), (90, 182), (110, 182)], outline=255, width=3)
+    d.line((100, 182, 100, 240), fill=255, width=3)
+    return np.asarray(img) > 0
+
+
+def test_thick_marker_called_plain_keeps_its_drawn_shape():
+    free = _thick_triangle_mask()
+    free[:164] = False  # the box and its border are not part of the marker
+    tip, inward = (100.0, 164.0), np.array([0.0, -1.0])
+    w = _end_window(free, tip, inward, 26, STROKE, TH)
+    shape = read_end_symbols(free, [(w.tip, w.inward, w.length)], 1.2 * TH, STROKE)[0]
+    assert shape == "triangle"
+    assert w.marker_span >= TH
+    # the page reading said plain (a classifier taught on thin strokes): the drawn wide
+    # ink of a whole marker's length overrules it
+    assert _drawn_marker("none", shape, w.marker_span, STROKE, TH) == "triangle"
+    # a reading that names a marker is kept as it is
+    assert _drawn_marker("arrow", shape, w.marker_span, STROKE, TH) == "arrow"
+
+
+def test_bare_thick_line_end_stays_bare():
+    free = _thick_triangle_mask()
+    tip, inward = (100.0, 239.0), np.array([0.0, 1.0])  # the far, bare end, pointing down
+    w = _end_window(free, tip, inward, 26, STROKE, TH)
+    assert w.marker_span == 0
+    assert _drawn_marker("triangle", "triangle", w.marker_span, STROKE, TH) == "none"
+
+
+def test_short_wide_run_does_not_overrule_the_reading():
+    # a couple of stroke widths of wide ink (a corner, anti-aliasing) is no marker
+    assert _drawn_marker("none", "arrow", 5.0, STROKE, TH) == "none"
+
+
+def _name_box(speck_gap):
+    """A name compartment (RGB, pale fill) with "Il" written as two bars, an i-like word
+    and a 2x2 speck ``speck_gap`` px above the text line."""
+    img = Image.new("RGB", (80, 40), (250, 250, 220))
+    d = ImageDraw.Draw(img)
+    d.rectangle((20, 16, 21, 28), fill=(0, 0, 0))  # a capital I: one bar
+    d.rectangle((26, 20, 27, 28), fill=(0, 0, 0))  # the stem of an i ...
+    d.rectangle((26, 17, 27, 18), fill=(0, 0, 0))  # ... and its dot, just above it
+    d.rectangle((32, 16, 40, 28), outline=(0, 0, 0))
+    d.rectangle((22, 16 - speck_gap - 2, 23, 16 - speck_gap - 1), fill=(0, 0, 0))
+    return np.asarray(img)
+
+
+def test_speck_far_above_a_name_is_dropped_but_an_i_dot_is_kept():
+    crop = _name_crop(_name_box(speck_gap=9), (0, 0, 80, 40), 0)
+    # the crop starts at the text line (plus its 2-px margin): the speck is gone
+    assert crop.shape[0] == 28 - 16 + 1 + 4
+    assert (crop[2:4, :] < 128).any()  # the top of the letters is there
+    # a speck close to the line (an i's dot) is text: it stays
+    near = _name_crop(_name_box(speck_gap=2), (0, 0, 80, 40), 0)
+    assert near.shape[0] == 28 - (16 - 2 - 2) + 1 + 4
+
+
+def _end_profile(draw):
+    """Width profile of the end at y 60 of a vertical line at x 50 (box above y 60)."""
+    img = Image.new("L", (100, 120), 0)
+    d = ImageDraw.Draw(img)
+    d.line((50, 60, 50, 110), fill=255, width=3)
+    draw(d)
+    free = np.asarray(img) > 0
+    free[:60] = False  # the box and its thick border (the diamond's near half is under it)
+    return width_profile(free, (50.0, 60.0), (0.0, -1.0), 30, 1.2 * TH)
+
+
+def test_diamond_half_hidden_under_a_thick_border_is_a_diamond():
+    # a filled diamond centred on the border row 58: only its far half shows
+    ext, cnt = _end_profile(lambda d: d.polygon([(50, 48), (57, 58), (50, 72), (43, 58)],
+                                                fill=255))
+    assert _half_diamond(ext, cnt, STROKE) == "filled_diamond"
+
+
+def test_arrowhead_pointing_into_the_box_is_not_a_half_diamond():
+    # filled arrowhead, tip at the border, widest 12 px away from it
+    ext, cnt = _end_profile(lambda d: d.polygon([(50, 60), (57, 72), (43, 72)], fill=255))
+    assert _half_diamond(ext, cnt, STROKE) is None
+    # a bare line end
+    ext, cnt = _end_profile(lambda d: None)
+    assert _half_diamond(ext, cnt, STROKE) is None
