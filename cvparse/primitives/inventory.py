@@ -22,7 +22,7 @@ from .freetext import free_words
 from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
                      tight)
 from .ocr import glyph_height, read_crops, read_crops_later
-from .paper import background_colour, colour_distance, ink_mask, paper_map
+from .paper import background_colour, colour_distance, ink_mask, is_gray, paper_map
 from .pieces import hull_fits, hull_joined, joined_pieces, mended_boxes
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
 from .scale import estimate_scale
@@ -38,6 +38,10 @@ SCALE_AGREE = 1.3
 """The text height measured on the wide median's ink is trusted within this factor of the
 first estimate; further off, it was measured on too few letters."""
 
+MAX_STROKE = 0.35
+"""Lines and borders are thinner than this many text heights; a thicker stroke estimate
+measured fills or a dark page, not lines."""
+
 
 def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale]:
     """Paper map, ink mask, fine ink mask and scale.
@@ -46,24 +50,32 @@ def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale
     holds them whole; the fine median (a few strokes wide) follows the corners of filled
     shapes, so its ink outlines shapes exactly.
     """
-    first = paper_map(rgb, 15)
-    first_ink = ink_mask(rgb, first)
+    gray = is_gray(rgb)
+    first = paper_map(rgb, 15, gray)
+    first_ink = ink_mask(rgb, first, gray=gray)
     scale = estimate_scale(first_ink)
     wide = max(15, 2 * scale.text_height)
     if (int(wide) | 1) == 15:  # small text: the same median, ink and scale again
         paper, ink = first, first_ink
     else:
-        paper = paper_map(rgb, wide)
-        ink = ink_mask(rgb, paper)
+        paper = paper_map(rgb, wide, gray)
+        ink = ink_mask(rgb, paper, gray=gray)
         again = estimate_scale(ink)
-        if 1 / SCALE_AGREE <= again.text_height / scale.text_height <= SCALE_AGREE:
+        agree = 1 / SCALE_AGREE <= again.text_height / scale.text_height <= SCALE_AGREE
+        if agree and not _fills_taken_for_ink(scale, again):
             scale = again
         elif again.stroke > scale.stroke:  # small filled boxes became blobs of ink,
             paper, ink = first, first_ink  # thickening every border: the first pass holds
         else:  # too few letters left whole
             scale = Scale(stroke=again.stroke, text_height=scale.text_height)
-    fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1)))
+    fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1), gray), gray=gray)
     return paper, ink, fine, scale
+
+
+def _fills_taken_for_ink(first: Scale, wide: Scale) -> bool:
+    """The wide median made lines at least twice as thick, and thicker than any drawn line
+    beside text of that height: it took shape fills (or a dark page) for ink."""
+    return wide.stroke >= 2 * first.stroke and wide.stroke > MAX_STROKE * wide.text_height
 
 
 def _ring_thickness(r: Region) -> float:

@@ -34,6 +34,15 @@ def test_small_filled_boxes_do_not_thicken_the_stroke():
     assert not ink[100:110, 118:126].any()  # paper inside the "L" box, beside the letter
 
 
+@pytest.mark.parametrize("name", ["flowchart_style_0018.jpg", "flowchart_style_0025.jpg"])
+def test_fills_the_wide_median_took_for_ink_leave_the_first_pass(name):
+    # dark page (forest theme) and nodes narrower than the wide median: that pass measured
+    # lines of 9 and 6 px beside 15 px text; the lines are drawn about 3 px wide
+    scale = page_ink(load_image(FIXTURES / "flowchart" / "style" / name))[3]
+    assert scale.stroke <= 4
+    assert 12 <= scale.text_height <= 19
+
+
 def test_fill_of_a_small_box_taken_for_ink_is_its_majority_colour():
     import numpy as np
 
