@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from looks import parse_looks  # tools/ is on sys.path when run as a script
+
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -432,17 +434,6 @@ LOOKS = {
                    edge=(("fontsize", 14), ("color", "#a31515"), ("fontcolor", "#a31515")),
                    graph=(("bgcolor", "#fffdf3"),), colour=True),
 }
-
-
-def parse_looks(text: str | None) -> list[str]:
-    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
-    if not text:
-        return []
-    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in LOOKS]
-    if bad:
-        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
-    return names
 
 
 def _q(v) -> str:
@@ -1210,7 +1201,7 @@ def main(argv: list[str] | None = None) -> None:
     if a.split:
         seed, count = DEFAULT_SPLITS[a.split]
         t0 = time.time()
-        looks = parse_looks(a.looks or ("all" if a.split == "style" else None))
+        looks = parse_looks(a.looks or ("all" if a.split == "style" else None), LOOKS)
         avoid = set()
         if a.split == "style":   # no schema of the committed splits reappears in another look
             avoid = {_schema_sig(json.loads(p.read_text())) for sp in COMMITTED_SPLITS

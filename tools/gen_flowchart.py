@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from looks import parse_looks  # tools/ is on sys.path when run as a script
+
 import flowchart_vocab as vocab
 
 TOOLS = Path(__file__).resolve().parent
@@ -76,17 +78,6 @@ LOOKS: dict[str, tuple[str, dict]] = {
                    "primaryTextColor": "#0b2a4a", "lineColor": "#a31515",
                    "secondaryColor": "#fff2cc", "tertiaryColor": "#f3f3f3"}}),
 }
-
-
-def parse_looks(text: str | None) -> list[str]:
-    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
-    if not text:
-        return []
-    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in LOOKS]
-    if bad:
-        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
-    return names
 
 
 @dataclass
@@ -501,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--looks", help="comma-separated looks (or 'all'); default: all for "
                     "--split style, none for dev/test")
     args = ap.parse_args(argv)
-    looks = parse_looks(args.looks or ("all" if args.split == "style" else None))
+    looks = parse_looks(args.looks or ("all" if args.split == "style" else None), LOOKS)
     if args.split is None:
         todo = [(s, seed, (w, c, m), REPO / "fixtures" / "flowchart" / s)
                 for s, (seed, w, c, m) in SPLITS.items()]

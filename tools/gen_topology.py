@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from looks import parse_looks  # tools/ is on sys.path when run as a script
+
 import PIL
 import shapely
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -134,17 +136,6 @@ LOOKS = {
                    edge_color="#b71c1c",
                    fills=("#90caf9", "#a5d6a7", "#ffe082", "#ef9a9a", "#ce93d8")),
 }
-
-
-def parse_looks(text: str | None) -> list[str]:
-    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
-    if not text:
-        return []
-    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in LOOKS]
-    if bad:
-        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
-    return names
 
 
 def look_fonts(fonts: dict[str, Path], look: Look | None) -> dict[str, Path]:
@@ -1245,7 +1236,7 @@ def main(argv: list[str] | None = None) -> None:
             generate(split, seed, count, ROOT / "fixtures" / "topology" / split, a.overlay)
         return
     seed, count = DEFAULT_SPLITS[a.split]
-    looks = parse_looks(a.looks or ("all" if a.split == "style" else None))
+    looks = parse_looks(a.looks or ("all" if a.split == "style" else None), LOOKS)
     generate(a.split, a.seed if a.seed is not None else seed, a.count or count,
              a.out or ROOT / "fixtures" / "topology" / a.split, a.overlay, looks)
 

@@ -32,6 +32,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from looks import parse_looks  # tools/ is on sys.path when run as a script
+
 from PIL import Image
 
 from cvparse.model import document_from_dict
@@ -84,17 +86,6 @@ LOOKS: dict[str, tuple[str, tuple[str, ...]]] = {
                    ("skinparam monochrome true",)),
     "left-to-right": ("left to right direction (layout rotated)", ("left to right direction",)),
 }
-
-
-def parse_looks(text: str | None) -> list[str]:
-    """Comma-separated look names ("all" = every look); unknown names raise ValueError."""
-    if not text:
-        return []
-    names = list(LOOKS) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in LOOKS]
-    if bad:
-        raise ValueError(f"unknown looks {bad}; known: {', '.join(LOOKS)}")
-    return names
 
 
 @dataclass
@@ -582,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--looks", help="comma-separated looks (or 'all'); default: all for "
                     "--split style, none for dev/test")
     a = ap.parse_args(argv)
-    looks = parse_looks(a.looks or ("all" if a.split == "style" else None))
+    looks = parse_looks(a.looks or ("all" if a.split == "style" else None), LOOKS)
     if looks:   # a look split: scale 1 only, no diagram of the committed splits again
         _, seed, n = STYLE_SPLIT
         committed = {json.loads(p.read_text())["source"].replace("scale 1.5\n", "scale 1\n")

@@ -9,7 +9,7 @@ import numpy as np
 from ..connectors.elements import Connector
 from ..primitives.elements import Inventory
 from ..primitives.freetext import WordBox, shapes_mask
-from ..primitives.ocr import read_crops
+from ..primitives.ocr import Word, read_crops
 from ..primitives.paper import colour_distance
 from ..primitives.strokes import is_straight_stroke
 from .er_geometry import box_gap, dists_to_polyline, straighten, straightened_lines
@@ -62,9 +62,7 @@ def recover_cardinalities(inv: Inventory, lines: list[Link], cards: dict[int, st
             group = [g for g in group
                      if not _line_remnant(labels, boxes[ids[g]], int(ids[g]), lines[li].points,
                                           inv.scale.stroke)] or group[:1]
-        gb = boxes[ids[group]]
-        box = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
-               int(gb[:, 3].max()))
+        box = group_box(boxes[ids[group]])
         if box[2] - box[0] > 2.5 * th or box[3] - box[1] < 0.5 * th:
             continue
         taken[group] = True
@@ -72,9 +70,8 @@ def recover_cardinalities(inv: Inventory, lines: list[Link], cards: dict[int, st
         targets.append(li)
     if not words:
         return {}
-    crops = [glyph_crop(inv, labels, boxes, w) for w in words]
     out = {}
-    for li, word, ws in zip(targets, words, read_crops(crops, th)):
+    for li, word, (_, ws) in zip(targets, words, read_words(inv, labels, boxes, words)):
         text = _lost_cardinality(cardinality_text("".join(w.text for w in ws)), word.bbox, th)
         if text:
             out[li] = text
@@ -111,6 +108,19 @@ def glyph_boxes(inv: Inventory, polylines: list[np.ndarray], free_text: bool = F
     ok = (np.maximum(w, h) >= 0.2 * th) & (h <= 1.2 * th) & (w <= 1.5 * th)
     ok[0] = False
     return labels, boxes, ok
+
+
+def group_box(b: np.ndarray) -> tuple[int, int, int, int]:
+    """The box around glyph boxes (rows ``x1, y1, x2, y2``)."""
+    return (int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()), int(b[:, 3].max()))
+
+
+def read_words(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, words: list[WordBox]
+               ) -> list[tuple[np.ndarray, list[Word]]]:
+    """Each word's glyph crop (:func:`glyph_crop`) and what OCR reads in it, all the words
+    in one batched call."""
+    crops = [glyph_crop(inv, labels, boxes, w) for w in words]
+    return list(zip(crops, read_crops(crops, inv.scale.text_height)))
 
 
 def glyph_crop(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, word: WordBox

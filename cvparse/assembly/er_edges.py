@@ -13,10 +13,10 @@ from ..connectors.elements import Connector
 from ..model import Relationship
 from ..primitives.elements import Inventory, TextItem
 from ..primitives.freetext import WordBox
-from ..primitives.ocr import glyph_height, read_crops
+from ..primitives.ocr import Word, glyph_height
 from ..primitives.wordjoin import join_label
 from .er_cardinalities import line_cardinalities
-from .er_cut_glyphs import glyph_boxes, glyph_crop
+from .er_cut_glyphs import glyph_boxes, group_box, read_words
 from .er_geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
 from .er_labels import CARDINALITY, cardinality_text, clean_label
 from .er_links import Link
@@ -102,6 +102,12 @@ def _word_joiner(inv: Inventory) -> str:
     return "_" if any("_" in w.strip("_") for w in words) else " "
 
 
+def _joined(words: list[Word], crop: np.ndarray, joiner: str, th: float) -> str:
+    """A name read from a glyph crop, its words joined as the page joins them."""
+    return joiner.join(clean_label(join_label(words, crop, False, glyph_height(crop) or th))
+                       .split())
+
+
 def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict[int, str]:
     """Names of the ``unnamed`` lines read from the glyphs left beside them once shapes,
     free text and lines are taken out: a name the line touches is lost to the free-text
@@ -134,9 +140,7 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict
             group = _row_pieces([int(seed)], b, taken, th, line)
             if len(group) >= 2:
                 break
-        gb = b[group]
-        box = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
-               int(gb[:, 3].max()))
+        box = group_box(b[group])
         if len(group) < 2 or box[2] - box[0] > 20 * th:
             continue
         taken[group] = True
@@ -144,12 +148,10 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict
         targets.append(li)
     if not words:
         return {}
-    crops = [glyph_crop(inv, labels, boxes, w) for w in words]
     out = {}
     joiner = _word_joiner(inv)
-    for li, crop, ws in zip(targets, crops, read_crops(crops, th)):
-        text = joiner.join(clean_label(join_label(ws, crop, False, glyph_height(crop) or th))
-                           .split())
+    for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
+        text = _joined(ws, crop, joiner, th)
         if len(re.findall(r"[A-Za-z]", text)) >= 2 and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
                 and not CARDINALITY.match(cardinality_text(text)):
             out[li] = text
@@ -189,18 +191,14 @@ def extend_names(inv: Inventory, lines: list[Link], name_of: dict[int, str],
         if all(x1 <= cx[g] <= x2 for g in group):
             continue
         taken[group] = True
-        gb = b[group]
-        box = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
-               int(gb[:, 3].max()))
+        box = group_box(b[group])
         words.append(WordBox(box, [int(ids[g]) for g in group]))
         targets.append(li)
     if not words:
         return {}
-    crops = [glyph_crop(inv, labels, boxes, w) for w in words]
     out = {}
-    for li, crop, ws in zip(targets, crops, read_crops(crops, th)):
-        text = joiner.join(clean_label(join_label(ws, crop, False, glyph_height(crop) or th))
-                           .split())
+    for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
+        text = _joined(ws, crop, joiner, th)
         old, new = (re.sub(r"[^a-z0-9]", "", x.lower()) for x in (name_of[li], text))
         if old and old in new and len(new) > len(old) and re.fullmatch(r"[A-Za-z0-9_ ]+", text):
             out[li] = text

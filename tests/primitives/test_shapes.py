@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from PIL import ImageDraw
 
 from cvparse.primitives.inventory import build_inventory
 from cvparse.primitives.shapes import classify
