@@ -212,12 +212,53 @@ def parse_family(family: str, set_dir: Path, out_dir: Path, limit: int | None, j
     secs = [o.seconds for o in outcomes if o.ok]
     stems = {it.image.stem for it in items}
     return {"kind_guess": kind_guesses(pred_dir / "report.jsonl", stems, family),
+            "looks": look_scores(set_dir, task, report),
             "family": family, "task": task, "set": str(set_dir), "n_images": len(items),
             "parsed": len(outcomes), "failed": sum(not o.ok for o in outcomes),
             "jobs": jobs, "wall_seconds": round(wall, 2),
             "mean_seconds_per_image": round(sum(secs) / len(secs), 3) if secs else None,
             "eval_json": str(fam_dir / "eval.json"), "eval_table": buf.getvalue().rstrip(),
             "report": report}
+
+
+LOOK_METRICS = {"flowlearn": ("node_f1", "link_f1", "arrows_acc"),
+                "er": ("macro_f1", "relationships_f1", "attributes_f1"),
+                "uml": ("relation_f1", "relacc"),
+                "topology": ("node_f1", "edge_f1", "typed_edge_f1")}
+"""The metrics averaged per drawing look in a style split."""
+
+
+def look_scores(set_dir: Path, task: str, report: dict) -> dict[str, dict]:
+    """Mean scores per drawing look where the set's manifest names each image's look (the
+    style split); empty otherwise.  Metrics an image does not have are left out."""
+    manifest = set_dir / "manifest.json"
+    if not manifest.is_file():
+        return {}
+    items = json.loads(manifest.read_text(encoding="utf-8")).get("items", [])
+    look_of = {it["id"]: it["style"] for it in items if isinstance(it.get("style"), str)}
+    per_look: dict[str, list[dict]] = {}
+    for stem, rec in (report.get("per_image") or {}).items():
+        if stem in look_of:
+            per_look.setdefault(look_of[stem], []).append(rec)
+    out = {}
+    for look, recs in sorted(per_look.items()):
+        row: dict = {"n": len(recs)}
+        for m in LOOK_METRICS[task]:
+            vals = [r[m] for r in recs if isinstance(r.get(m), (int, float))
+                    and not math.isnan(r[m])]
+            row[m] = sum(vals) / len(vals) if vals else None
+        out[look] = row
+    return out
+
+
+def look_table(res: dict) -> str:
+    """The per-look means of a style split as a table ('' for other sets)."""
+    if not res.get("looks"):
+        return ""
+    metrics = LOOK_METRICS[res["task"]]
+    rows = [[look, str(r["n"])] + [fmt(r[m], m) for m in metrics]
+            for look, r in res["looks"].items()]
+    return format_table(["look", "n", *metrics], rows, title="mean per drawing look")
 
 
 def compare(results: dict[str, dict], published: list[dict], out_dir: Path
@@ -230,6 +271,9 @@ def compare(results: dict[str, dict], published: list[dict], out_dir: Path
         print(f"\n=== {family}: {res['n_images']} images from {res['set']}, "
               f"{res['failed']} parse failures, {res['mean_seconds_per_image']} s/image ===")
         print(res["eval_table"])
+        if res.get("looks"):
+            print()
+            print(look_table(res))
         for bench in TASK_BENCHMARKS[res["task"]]:
             for k, view in enumerate(benchmark_views(bench)):
                 rows = view_rows(view, bench, res["report"], published)

@@ -94,6 +94,22 @@ def test_domain_mean_is_the_unweighted_mean_of_subsets():
     assert accuracy.cvparse_value(report, accuracy.DOMAIN_MEAN, "edge_f1", "knossos") == 0.75
 
 
+def test_look_scores_average_each_look_and_skip_missing_metrics(tmp_path):
+    items = [{"id": "a", "style": "serif"}, {"id": "b", "style": "serif"},
+             {"id": "c", "style": "colour"}]
+    (tmp_path / "manifest.json").write_text(json.dumps({"items": items}))
+    report = {"per_image": {"a": {"node_f1": 1.0, "edge_f1": 0.5, "typed_edge_f1": None},
+                            "b": {"node_f1": 0.5, "edge_f1": 1.0, "typed_edge_f1": 0.8},
+                            "c": {"node_f1": 0.0, "edge_f1": 0.0, "typed_edge_f1": float("nan")},
+                            "d": {"node_f1": 1.0, "edge_f1": 1.0}}}
+    looks = accuracy.look_scores(tmp_path, "topology", report)
+    assert looks["serif"] == {"n": 2, "node_f1": 0.75, "edge_f1": 0.75, "typed_edge_f1": 0.8}
+    assert looks["colour"] == {"n": 1, "node_f1": 0.0, "edge_f1": 0.0, "typed_edge_f1": None}
+    assert "look" in accuracy.look_table({"task": "topology", "looks": looks})
+    (tmp_path / "manifest.json").write_text(json.dumps({"items": [{"id": "a"}]}))
+    assert accuracy.look_scores(tmp_path, "topology", report) == {}
+
+
 def test_doc_elements_counts_nodes_and_edges():
     graph = {"kind": "flowchart", "nodes": [{}, {}, {}], "edges": [{}, {}]}
     er = {"kind": "er",
