@@ -20,7 +20,8 @@ def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
 
     The plate hides the line under it and, being ink, would join the line and the
     letters into one blob.  A plate is a flat pale tint (less than half the contrast of
-    the strongest ink, measured against the paper around it at label scale) far thicker
+    the strongest ink, measured against the paper around it at label scale; its fill,
+    the pixels off the paper, under a quarter) far thicker
     than a line and about a text line high, with darker ink (its letters) on it, no
     outline round it and paper of another colour all round it.
     """
@@ -63,8 +64,11 @@ def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
         tint = part & ~strong[y:y + bh, x:x + bw]
         if tint.sum() < 0.6 * part.sum() or not strong[y:y + bh, x:x + bw].any():
             continue
-        colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][tint],
-                               dist[y:y + bh, x:x + bw][tint])
+        # the fill's colour is read off the paper only: where a line crosses the plate
+        # the closing also spans the paper along the line's anti-aliased fringe
+        fill = tint & pale[y:y + bh, x:x + bw]
+        colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][fill],
+                               dist[y:y + bh, x:x + bw][fill], 0.25 * top)
         if (colour is None or _tint_around(inv.image, strong, (x, y, x + bw, y + bh), colour, r)
                 or _outlined(strong[y:y + bh, x:x + bw], r)):
             continue
@@ -112,11 +116,12 @@ def grow_plates(plates: list, texts: list) -> list:
     return out
 
 
-def _uniform_tint(colours: np.ndarray, dist: np.ndarray, noise: float = 12.0
+def _uniform_tint(colours: np.ndarray, dist: np.ndarray, most: float, noise: float = 12.0
                   ) -> np.ndarray | None:
     """The colour most of these pixels share (within JPEG ``noise``) if it is clearly off
-    the paper: a plate's flat fill, not the colour fringes around dark lines; else None."""
-    if len(colours) == 0 or float(np.median(dist)) < 2 * noise:
+    the paper yet pale (at most ``most`` from it): a plate's flat fill, not the colour
+    fringes around dark lines nor an icon's grey body; else None."""
+    if len(colours) == 0 or not 2 * noise <= float(np.median(dist)) <= most:
         return None
     centre = np.median(colours.astype(np.float32), axis=0)
     if float((np.linalg.norm(colours - centre, axis=1) < noise).mean()) < 0.6:

@@ -7,7 +7,7 @@ from cvparse.connectors.elements import Connector, End
 from cvparse.connectors.plates import label_plates
 from cvparse.connectors.trace import (_bridge_gaps, _chain, _join_crossings, _Piece,
                                       _vertices_on, trace_connectors)
-from cvparse.primitives.elements import TextItem
+from cvparse.primitives.elements import Inventory, Scale, TextItem
 from cvparse.primitives.inventory import build_inventory
 
 INK = (0, 0, 0)
@@ -172,6 +172,23 @@ def test_dark_blob_or_line_is_no_label_plate():
     inv = build_inventory(rgb, ocr=False)
     inv.image = rgb
     assert label_plates(inv) == []
+
+
+def test_plate_grazed_by_a_line_is_found_though_the_closing_spans_paper():
+    # a line running just past the plate: closing the plate's tint joins it to the
+    # line's fringe across a strip of paper, which is no part of the plate's colour
+    rgb = _page(160, 160)
+    cv2.line(rgb, (0, 65), (160, 65), (51, 51, 51), 2, cv2.LINE_AA)
+    cv2.rectangle(rgb, (60, 70), (83, 89), (232, 232, 232), -1)
+    cv2.putText(rgb, "No", (62, 86), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (51, 51, 51), 1,
+                cv2.LINE_AA)
+    rgb = cv2.imdecode(cv2.imencode(".jpg", rgb, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], 1)
+    inv = Inventory(width=160, height=160, scale=Scale(stroke=2.0, text_height=15.0),
+                    background=(255, 255, 255), ink=rgb.min(axis=2) < 235, image=rgb)
+    plates = label_plates(inv)
+    assert len(plates) == 1
+    x1, y1, x2, y2 = plates[0]
+    assert x1 <= 61 and x2 >= 82 and y1 <= 71 and y2 >= 88
 
 
 def test_line_cut_by_a_label_just_before_its_arrowhead_keeps_its_stub():
