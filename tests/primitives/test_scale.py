@@ -37,3 +37,56 @@ def test_frames_around_single_letters_do_not_count_as_text():
     plain, framed = canvas(320, 400)
     _letters(framed, boxed=False)
     assert estimate_scale(_ink(img)).text_height == estimate_scale(_ink(plain)).text_height
+
+
+def _dotted(d: ImageDraw.ImageDraw, y: int, dot: int, step: int) -> None:
+    """A row of filled square dots, as a thick dotted connector is drawn."""
+    for x in range(10, 310, step):
+        d.rectangle((x, y, x + dot - 1, y + dot - 1), fill="black")
+
+
+def test_dots_of_a_thick_dotted_line_do_not_count_as_text():
+    img, d = canvas(320, 200)
+    _letters(d, boxed=False)
+    for y in (175, 185, 195):  # many more dots than letters, each about letter-stroke size
+        _dotted(d, y - 5, 5, 8)
+    plain, p = canvas(320, 200)
+    _letters(p, boxed=False)
+    assert estimate_scale(_ink(img)).text_height == estimate_scale(_ink(plain)).text_height
+
+
+def test_filled_letters_of_tiny_text_still_count():
+    # Solid blobs with a letter of another shape beside them are text ("lool"), not a
+    # dotted line: they outnumber the tall letters, so the text height stays small.
+    img, d = canvas(320, 200)
+    for k in range(10):
+        x, y = 20 + 30 * k, 60
+        d.rectangle((x, y - 6, x + 1, y + 5), fill="black")  # "l"
+        for j in range(3):  # "ooo", each filled at this size
+            d.rectangle((x + 5 + 7 * j, y, x + 10 + 7 * j, y + 5), fill="black")
+    assert estimate_scale(_ink(img)).text_height < 12
+
+
+def test_filled_icons_outnumbering_the_labels_do_not_set_the_text_height():
+    # A tall page (the icons are within the letter-size limit, an eighth of its height).
+    img, d = canvas(320, 400)
+    _letters(d, boxed=False)
+    for k in range(16):  # filled icons, three letters high, twice as many as letters
+        x, y = 10 + 75 * (k % 4), 190 + 50 * (k // 4)
+        d.ellipse((x, y, x + 40, y + 40), fill="black")
+    plain, p = canvas(320, 400)
+    _letters(p, boxed=False)
+    assert estimate_scale(_ink(img)).text_height == estimate_scale(_ink(plain)).text_height
+
+
+def test_a_few_filled_pieces_beside_many_letters_keep_their_say():
+    # Filled pieces that do not outnumber the letters leave the estimate as it was: a
+    # filled piece among the top quarter of heights lifts it, within the usual spread.
+    img, d = canvas(320, 400)
+    _letters(d, boxed=False)
+    for k in range(3):
+        d.ellipse((10 + 60 * k, 300, 32 + 60 * k, 322), fill="black")
+    plain, p = canvas(320, 400)
+    _letters(p, boxed=False)
+    with_fills = estimate_scale(_ink(img)).text_height
+    assert with_fills > estimate_scale(_ink(plain)).text_height
