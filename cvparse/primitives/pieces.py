@@ -64,20 +64,26 @@ def _groups(adj: list[set[int]]) -> list[list[int]]:
     return groups
 
 
-def unite(regions: list[Region], reach: int) -> Region:
-    """One region: the members dilated by ``reach``, united, holes filled, eroded back,
-    thin spikes opened away."""
-    x1 = min(r.bbox[0] for r in regions) - reach
-    y1 = min(r.bbox[1] for r in regions) - reach
-    x2 = max(r.bbox[2] for r in regions) + reach
-    y2 = max(r.bbox[3] for r in regions) + reach
+def _filled_union(regions: list[Region], reach: int, pad: int
+                  ) -> tuple[np.ndarray, int, int, np.ndarray]:
+    """The members' interiors on one crop (``pad`` pixels beyond them), dilated by ``reach``
+    and holes filled; with the crop's origin and the round kernel used."""
+    x1 = min(r.bbox[0] for r in regions) - pad
+    y1 = min(r.bbox[1] for r in regions) - pad
+    x2 = max(r.bbox[2] for r in regions) + pad
+    y2 = max(r.bbox[3] for r in regions) + pad
     m = np.zeros((y2 - y1, x2 - x1), np.uint8)
     for r in regions:
         a, b, c, d = r.bbox
         m[b - y1:d - y1, a - x1:c - x1] |= r.filled.astype(np.uint8)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    m = cv2.dilate(m, kernel)
-    m = fill_holes(m.astype(bool)).astype(np.uint8)
+    return fill_holes(cv2.dilate(m, kernel).astype(bool)).astype(np.uint8), x1, y1, kernel
+
+
+def unite(regions: list[Region], reach: int) -> Region:
+    """One region: the members dilated by ``reach``, united, holes filled, eroded back,
+    thin spikes opened away."""
+    m, x1, y1, kernel = _filled_union(regions, reach, reach)
     m = cv2.erode(m, kernel)
     # Wedges between a crossing line and the border stick out as thin spikes.
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel).astype(bool)
@@ -263,17 +269,8 @@ def hull_joined(pieces: list[Region], ink: np.ndarray, stroke: float, min_area: 
 def _closed(regions: list[Region], reach: int) -> Region:
     """The members dilated by ``reach``, united, holes filled and eroded back all round
     (``unite`` without opening, which would round a box's corners)."""
-    pad = 2 * reach + 1  # eroded back from the crop's edge too
-    x1 = min(r.bbox[0] for r in regions) - pad
-    y1 = min(r.bbox[1] for r in regions) - pad
-    x2 = max(r.bbox[2] for r in regions) + pad
-    y2 = max(r.bbox[3] for r in regions) + pad
-    m = np.zeros((y2 - y1, x2 - x1), np.uint8)
-    for r in regions:
-        a, b, c, d = r.bbox
-        m[b - y1:d - y1, a - x1:c - x1] |= r.filled.astype(np.uint8)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    m = fill_holes(cv2.dilate(m, kernel).astype(bool)).astype(np.uint8)
+    # padded so that it is eroded back from the crop's edge too
+    m, x1, y1, kernel = _filled_union(regions, reach, 2 * reach + 1)
     return region_from_mask(cv2.erode(m, kernel), x1, y1, sum(r.paper_area for r in regions))
 
 
