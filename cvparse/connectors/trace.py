@@ -8,13 +8,9 @@ junction the branches are paired by direction continuity, so two lines that cros
 two lines, except where lines converge on a shape (a pruned spur touched it, or the
 junction lies next to a shape): there only straight-through branches pair; a branch
 left unpaired at a junction ends there and is reported as landing on the other
-connector; collinear pieces separated by a short gap (dashed and dotted lines, dots
-chained one by one, noise specks left out) are bridged and the connector marked dashed
-or dotted; facing ends are also joined across a free text box or label plate (a stub
-only has to lie ahead) or, for long free lines, across an unread label; no gap is
-bridged across a shape; two halves of a line cut by a shallow crossing, both landing on
-the crossing line and facing each other, are joined.  Phantom shapes (areas closed off
-by connectors) are traced through.
+connector.  Gaps are bridged by :mod:`.gaps` (dashed and dotted lines, chained dot by
+dot here, marked dashed or dotted) and traced connectors mended by :mod:`.joins`.
+Phantom shapes (areas closed off by connectors) are traced through.
 """
 
 from __future__ import annotations
@@ -29,7 +25,10 @@ from ..primitives.elements import Inventory
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
 from .elements import Connector, End
+from .gaps import bridge_gaps, split_hairpins
+from .joins import join_crossings, join_grazing, mark_landings
 from .plates import grow_plates, label_plates
+from .polylines import polyline_direction, polyline_length
 
 
 def _text_mask(inv: Inventory, phantoms: set[int]) -> np.ndarray | None:
@@ -166,27 +165,8 @@ def _pieces(mask: np.ndarray) -> list[_Piece]:
         if a == b and len(c) <= 3:
             continue
         pts = c[:, ::-1].astype(np.float64)
-        out.append(_Piece(pts=pts, a=a, b=b, length=_length(pts)))
+        out.append(_Piece(pts=pts, a=a, b=b, length=polyline_length(pts)))
     return out
-
-
-def _direction(pts: np.ndarray, span: float) -> np.ndarray:
-    """Unit vector leaving ``pts`` at its first point, fitted over ``span`` pixels."""
-    if len(pts) < 2:
-        return np.array([0.0, 0.0])
-    pts = pts[:int(2 * span) + 2]  # path points are at most 1.5 px apart
-    rel = pts - pts[0]
-    d = np.sqrt((rel * rel).sum(axis=1))
-    v = -rel[min(len(pts) - 1, max(1, int(np.searchsorted(d, span))))]
-    n = float(np.sqrt(v @ v))
-    return v / n if n else np.array([0.0, 0.0])
-
-
-def _length(pts: np.ndarray) -> float:
-    if len(pts) < 2:
-        return 0.0
-    d = pts[1:] - pts[:-1]
-    return float(np.sqrt((d * d).sum(axis=1)).sum())
 
 
 def _prune_spurs(pieces: list[_Piece], min_len: float, near_shape: np.ndarray | None = None
@@ -287,7 +267,7 @@ def _chain(pieces: list[_Piece], span: float, docked: set[int] = frozenset()
         dirs = {}
         for (i, end) in branches:
             pts = pieces[i].pts if end == 0 else pieces[i].pts[::-1]
-            dirs[(i, end)] = _direction(pts, span)
+            dirs[(i, end)] = polyline_direction(pts, span)
         free = list(branches)
         pairs = []
         for x in range(len(free)):
@@ -328,296 +308,6 @@ def _chain(pieces: list[_Piece], span: float, docked: set[int] = frozenset()
         if i not in seen:
             lines.append(follow(i, 0))
     return lines
-
-
-def _crosses(blocked: np.ndarray | None, p: np.ndarray, q: np.ndarray) -> bool:
-    """True if the middle of segment ``p``-``q`` runs over a ``blocked`` pixel (a shape)."""
-    if blocked is None:
-        return False
-    t = np.linspace(0.15, 0.85, 15)[:, None]
-    s = np.rint(p + t * (q - p)).astype(int)
-    h, w = blocked.shape
-    s[:, 0] = np.clip(s[:, 0], 0, w - 1)
-    s[:, 1] = np.clip(s[:, 1], 0, h - 1)
-    return bool(blocked[s[:, 1], s[:, 0]].any())
-
-
-def _facing(pts: np.ndarray, dirs: np.ndarray, p: int, q: int, cos: float
-            ) -> float | None:
-    """Gap between ends ``p`` and ``q`` if they point at each other (opposed directions,
-    each along the gap, to within ``cos``), else ``None``."""
-    gap = pts[q] - pts[p]
-    dist = float(np.linalg.norm(gap))
-    if dist == 0 or float(dirs[p] @ dirs[q]) > -cos:
-        return None
-    if float(gap @ dirs[p]) / dist < cos or float(-gap @ dirs[q]) / dist < cos:
-        return None
-    return dist
-
-
-def _across_text(pts: np.ndarray, dirs: np.ndarray, boxes, pad: float,
-                 stub: np.ndarray | None = None) -> list[tuple[float, int, int]]:
-    """End pairs facing each other across one free text box (a label drawn over a line,
-    or a piece of line misread as a letter): ``(gap, end, end)`` candidates.
-
-    An end of a ``stub`` (a line too short to have a direction: the rest of a line
-    between a label and its arrowhead) only has to lie straight ahead of the other end.
-    """
-    out = []
-    for x1, y1, x2, y2 in boxes:
-        inside = np.flatnonzero((pts[:, 0] >= x1 - pad) & (pts[:, 0] <= x2 + pad)
-                                & (pts[:, 1] >= y1 - pad) & (pts[:, 1] <= y2 + pad))
-        for a in range(len(inside)):
-            for b in range(a + 1, len(inside)):
-                p, q = int(inside[a]), int(inside[b])
-                if p // 2 == q // 2:
-                    continue
-                dist = _facing(pts, dirs, p, q, 0.5)
-                if dist is None and stub is not None and stub[p] != stub[q]:
-                    dist = _ahead(pts, dirs, q, p) if stub[p] else _ahead(pts, dirs, p, q)
-                if dist is not None:
-                    out.append((dist, p, q))
-    return out
-
-
-def _through_plates(pts: np.ndarray, dirs: np.ndarray, plates, pad: float, reach: float,
-                    heads: np.ndarray) -> list[tuple[float, int, int]]:
-    """A line end entering a label plate paired with the remains of its arrowhead just
-    beyond the plate (``heads``: pieces shorter than a text line, the skeleton of a head
-    whose stub from the plate was pruned): ``(gap, end, head end)`` candidates.
-
-    The head's remains lie within ``reach`` of the plate on its far side, roughly ahead
-    of the end (a curve through a label bends there); their own direction means nothing.
-    """
-    out = []
-    for x1, y1, x2, y2 in plates:
-        into = np.flatnonzero((pts[:, 0] >= x1 - pad) & (pts[:, 0] <= x2 + pad)
-                              & (pts[:, 1] >= y1 - pad) & (pts[:, 1] <= y2 + pad) & ~heads)
-        r = pad + reach
-        near = np.flatnonzero((pts[:, 0] >= x1 - r) & (pts[:, 0] <= x2 + r)
-                              & (pts[:, 1] >= y1 - r) & (pts[:, 1] <= y2 + r) & heads)
-        centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
-        for p in into:
-            for q in near:
-                if p // 2 == q // 2:
-                    continue
-                dist = _ahead(pts, dirs, int(p), int(q), 0.7)
-                # the plate lies between them: the head is past the plate's middle
-                if dist is not None and float((pts[q] - centre) @ dirs[p]) > 0:
-                    out.append((dist, int(p), int(q)))
-    return out
-
-
-def _ahead(pts: np.ndarray, dirs: np.ndarray, p: int, q: int, cos: float = 0.9
-           ) -> float | None:
-    """Distance from end ``p`` to point ``q`` if ``q`` lies straight ahead of ``p``."""
-    gap = pts[q] - pts[p]
-    dist = float(np.linalg.norm(gap))
-    if dist == 0 or float(gap @ dirs[p]) / dist < cos:
-        return None
-    return dist
-
-
-def _across_labels(pts: np.ndarray, dirs: np.ndarray, free: np.ndarray, reach: float,
-                   blocked: np.ndarray | None, ink: np.ndarray | None, text_height: float
-                   ) -> list[tuple[float, int, int]]:
-    """Free end pairs (``free``: long lines touching no shape) that face each other along
-    one line across a longer gap: a label drawn over the line that OCR did not report."""
-    from scipy.spatial import cKDTree
-
-    out = []
-    for p, q in cKDTree(pts).query_pairs(reach):
-        if p // 2 == q // 2 or not (free[p] and free[q]):
-            continue
-        dist = _facing(pts, dirs, p, q, 0.85)
-        if dist is None:
-            continue
-        if not _crosses(blocked, pts[p], pts[q]) and _text_sized_between(ink, pts[p], pts[q],
-                                                                         text_height):
-            out.append((dist, p, q))
-    return out
-
-
-def _text_sized_between(ink: np.ndarray | None, p: np.ndarray, q: np.ndarray,
-                        text_height: float) -> bool:
-    """True if the ink lying on segment ``p``-``q`` is no taller across it than a text line
-    (the letters of a label, not an icon drawn between two lines)."""
-    if ink is None:
-        return False
-    m = int(round(2 * text_height))
-    h, w = ink.shape
-    x1, y1 = int(max(0, min(p[0], q[0]) - m)), int(max(0, min(p[1], q[1]) - m))
-    x2, y2 = int(min(w, max(p[0], q[0]) + m + 1)), int(min(h, max(p[1], q[1]) + m + 1))
-    n, labels = cv2.connectedComponents(ink[y1:y2, x1:x2].astype(np.uint8), connectivity=8)
-    t = np.linspace(0.1, 0.9, 25)[:, None]
-    s = np.rint(p + t * (q - p)).astype(int) - [x1, y1]
-    s[:, 0] = np.clip(s[:, 0], 0, x2 - x1 - 1)
-    s[:, 1] = np.clip(s[:, 1], 0, y2 - y1 - 1)
-    hit = set(labels[s[:, 1], s[:, 0]].tolist()) - {0}
-    u = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
-    normal = np.array([-u[1], u[0]])
-    for k in hit:
-        ys, xs = np.nonzero(labels == k)
-        across = xs * normal[0] + ys * normal[1]
-        if float(across.max() - across.min()) > 1.6 * text_height:
-            return False
-    return True
-
-
-def _bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: float = 3.0,
-                 blocked: np.ndarray | None = None, texts=(), text_pad: float = 0.0,
-                 near_shape: np.ndarray | None = None, label_gap: float = 0.0,
-                 ink: np.ndarray | None = None, text_height: float = 0.0, plates=()
-                 ) -> tuple[list[np.ndarray], list[int]]:
-    """Join collinear lines whose ends face each other across a short gap.
-
-    Candidate end pairs come from a k-d tree; the closest facing pairs are linked first,
-    each end at most once.  Gaps wider than ``2 * tiny`` must also lie along the line and
-    must not cross a ``blocked`` area (a node: a line ending on both sides of a node is
-    two connectors).  Ends facing each other across a free text box (``texts``, grown by
-    ``text_pad``) are joined whatever the gap, and so are free ends (off ``near_shape``)
-    facing each other up to ``label_gap`` apart.  Across a label plate (``plates``) a
-    stub too short to have a direction only has to lie ahead of the other end.  Returns
-    the joined lines and, per line, how many gaps were bridged inside it.
-    """
-    from scipy.spatial import cKDTree
-
-    if len(lines) < 2:
-        return lines, [0] * len(lines)
-    pts = np.array([l[0] if e == 0 else l[-1] for l in lines for e in (0, 1)])
-    dirs = np.array([_direction(l if e == 0 else l[::-1], span) for l in lines for e in (0, 1)])
-    cands = []
-    free = np.ones(len(pts), bool)  # ends off every shape's surroundings
-    if near_shape is not None:
-        h, w = near_shape.shape
-        ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
-        free = ~near_shape[ix[:, 1], ix[:, 0]]
-    for p, q in cKDTree(pts).query_pairs(max_gap):
-        if p // 2 == q // 2:
-            continue
-        gap = pts[q] - pts[p]
-        dist = float(np.linalg.norm(gap))
-        if dist == 0:
-            continue
-        # across a gap of a few pixels the offset's own direction means little: the
-        # ends must be opposed; across a wider one each end must point along the gap.
-        # Away from shapes a curve's two ends may be less than opposed (its chord lies
-        # between them); next to a node, lines converging on it are not one line
-        bend = -0.6 if dist > 2 * tiny and free[p] and free[q] else -0.8
-        if float(dirs[p] @ dirs[q]) > bend:
-            continue
-        if dist > 2 * tiny and (float(gap @ dirs[p]) / dist < 0.8
-                                or float(-gap @ dirs[q]) / dist < 0.8
-                                or _crosses(blocked, pts[p], pts[q])):
-            continue
-        cands.append((dist, p, q))
-    stub = np.repeat([_length(l) < span for l in lines], 2)
-    cands.extend(_across_text(pts, dirs, texts, text_pad))
-    cands.extend(_across_text(pts, dirs, plates, text_pad, stub))
-    heads = np.repeat([_length(l) < text_height for l in lines], 2)
-    beyond = _through_plates(pts, dirs, plates, text_pad, text_height, heads)
-    cands.extend(beyond)
-    if near_shape is not None and label_gap > max_gap:
-        # letters of the label itself are traced too: only real line pieces take part
-        long = np.repeat([_length(l) >= 2 * max_gap for l in lines], 2)
-        cands.extend(_across_labels(pts, dirs, free & long, label_gap, blocked, ink,
-                                    text_height))
-    link: dict[int, int] = {}
-    for _, p, q in sorted(cands):
-        if p not in link and q not in link:
-            link[p], link[q] = q, p
-    lines = list(lines)
-    for _, p, q in beyond:  # the far tip of an arrowhead's remains ends the line
-        if link.get(p) == q:
-            head = lines[q // 2]
-            lines[q // 2] = head[int(np.argmax((head - pts[p]) @ dirs[p]))][None]
-    seen: set[int] = set()
-    out, gaps = [], []
-
-    def follow(i: int, e: int) -> tuple[np.ndarray, int]:
-        parts, n = [], 0
-        while True:
-            seen.add(i)
-            parts.append(lines[i] if e == 0 else lines[i][::-1])
-            far = 2 * i + (1 - e)
-            if far not in link or link[far] // 2 in seen:
-                break
-            nxt = link[far]
-            i, e = nxt // 2, nxt % 2
-            n += 1
-        return np.vstack(parts), n
-
-    for i in range(len(lines)):
-        for e in (0, 1):
-            if i not in seen and (2 * i + e) not in link:
-                joined, n = follow(i, e)
-                out.append(joined)
-                gaps.append(n)
-    for i in range(len(lines)):
-        if i not in seen:
-            joined, n = follow(i, 0)
-            out.append(joined)
-            gaps.append(n)
-    return out, gaps
-
-
-def _split_hairpins(lines: list[np.ndarray], gaps: list[int], span: float,
-                    near_shape: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
-    """Lines cut where they turn right back on themselves next to a shape.
-
-    Two lines arriving side by side at one node merge in their arrowheads, and the
-    skeleton runs in along one line, round the heads and out along the other; a drawn
-    line does not turn back right at a node's border (a loop turns back away from it).
-    The turn is measured over ``span`` pixels of arc either side of each point.
-    """
-    out, out_gaps = [], []
-    h, w = near_shape.shape
-    for line, n in zip(lines, gaps):
-        pieces = [line]
-        while True:
-            cut = _hairpin(pieces[-1], span, near_shape, h, w)
-            if cut is None:
-                break
-            last = pieces.pop()
-            pieces.extend([last[:cut + 1], last[cut:]])
-        out.extend(pieces)
-        out_gaps.extend([n] * len(pieces))
-    return out, out_gaps
-
-
-def _hairpin(line: np.ndarray, span: float, near_shape: np.ndarray, h: int, w: int
-             ) -> int | None:
-    """Index of the sharpest turn back (more than 135 degrees over ``span`` either side)
-    whose bend touches ``near_shape`` and whose two sides each end at least ``span``
-    away from it, or ``None``."""
-    if len(line) < 5:
-        return None
-    arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(line, axis=0), axis=1))])
-    if arc[-1] < 2 * span:
-        return None
-    back = np.searchsorted(arc, arc - span, side="right") - 1
-    fwd = np.searchsorted(arc, arc + span)
-    ok = (arc >= span) & (arc <= arc[-1] - span)
-    idx = np.flatnonzero(ok)
-    if len(idx) == 0:
-        return None
-    v1 = line[idx] - line[np.clip(back[idx], 0, len(line) - 1)]
-    v2 = line[np.clip(fwd[idx], 0, len(line) - 1)] - line[idx]
-    n1, n2 = np.linalg.norm(v1, axis=1), np.linalg.norm(v2, axis=1)
-    cos = (v1 * v2).sum(axis=1) / np.maximum(n1 * n2, 1e-9)
-    xs = np.clip(np.rint(line[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.rint(line[:, 1]).astype(int), 0, h - 1)
-    on = np.concatenate([[0], np.cumsum(near_shape[ys, xs])])
-    # the bend itself may lie an arrowhead's length off the node: any point of it will do
-    docked = on[np.clip(fwd[idx], 0, len(line) - 1) + 1] > on[np.clip(back[idx], 0, None)]
-    cos = np.where(docked, cos, 1.0)
-    k = int(np.argmin(cos))
-    if cos[k] >= -0.7:
-        return None
-    # both sides run on as lines, not round the outline of a hollow head
-    cut = int(idx[k])
-    reach = min(np.linalg.norm(line[0] - line[cut]), np.linalg.norm(line[-1] - line[cut]))
-    return cut if reach >= span else None
 
 
 def _dash_ends(ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -792,12 +482,12 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     pieces, docked = _contract_crossings(pieces, 2 * span, docked)
     lines = _chain(pieces, span, docked)
     texts = [t.bbox for t in inv.texts]
-    lines, gaps = _bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span,
+    lines, gaps = bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span,
                                stroke + 1, blocked, texts,
                                2 * stroke + 0.3 * inv.scale.text_height, targets > 0,
                                6 * inv.scale.text_height, inv.ink, inv.scale.text_height,
                                grow_plates(plates, texts))
-    lines, gaps = _split_hairpins(lines, gaps, 2 * span,
+    lines, gaps = split_hairpins(lines, gaps, 2 * span,
                                   shape_label_map(inv, attach_grow(inv) + int(span), phantoms) > 0)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -806,11 +496,11 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     reach = attach_reach(inv)
     out = []
     for line, n_gaps in zip(lines, gaps):
-        length = _length(line)
+        length = polyline_length(line)
         if length < floor:
             continue
-        ends = (End(point=tuple(line[0]), direction=tuple(_direction(line, span))),
-                End(point=tuple(line[-1]), direction=tuple(_direction(line[::-1], span))))
+        ends = (End(point=tuple(line[0]), direction=tuple(polyline_direction(line, span))),
+                End(point=tuple(line[-1]), direction=tuple(polyline_direction(line[::-1], span))))
         if length < min_len:
             a, b = (end_target(targets, e.point, e.direction, reach) for e in ends)
             if a is None or b is None or a == b:
@@ -820,181 +510,13 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         width = float(2 * np.median(dist[ys, xs]))
         style = _style(near[ys, xs], n_gaps, length, stroke)
         out.append(Connector(points=line, ends=ends, style=style, width=width))
-    _join_grazing(out, inv, targets, 2 * span, _clear_pad(inv) + stroke)
-    _mark_landings(out, stroke + 2)
-    if _join_crossings(out, 2 * inv.scale.text_height, blocked):
+    join_grazing(out, inv, targets, 2 * span, _clear_pad(inv) + stroke)
+    mark_landings(out, stroke + 2)
+    if join_crossings(out, 2 * inv.scale.text_height, blocked):
         for c in out:
             for e in c.ends:
                 e.on_connector = None
-        _mark_landings(out, stroke + 2)
+        mark_landings(out, stroke + 2)
     return out
 
 
-def _join_grazing(connectors: list[Connector], inv: Inventory, targets: np.ndarray,
-                  span: float, depth: float) -> None:
-    """Join the two pieces of a line cut where it brushes past a node.
-
-    The margin cleared round every shape cuts a line that touches a node's border in
-    passing (or runs over an arrowhead there): its two pieces end by that one node,
-    head at each other (directions opposed to within 25 degrees, the far end ahead and
-    at most ``depth`` aside) across a gap of at most ``span`` that stays within ``depth``
-    pixels of the node's border.  Lines ending on the node head into it, so two of them facing each
-    other are a node's width apart.  Closest pairs first, each end once; ``connectors``
-    is changed in place.
-    """
-    ends = [(i, e) for i, c in enumerate(connectors) for e in (0, 1)]
-    if len(ends) < 2:
-        return
-    h, w = targets.shape
-    pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
-    ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
-    node = targets[ix[:, 1], ix[:, 0]] - 1
-    dirs = np.array([_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
-                                span) for i, e in ends])
-    cands = []
-    for p in range(len(ends)):
-        for q in range(p + 1, len(ends)):
-            k = int(node[p])
-            if k < 0 or node[q] != k or ends[p][0] == ends[q][0]:
-                continue
-            outer = inv.shapes[k].outer
-            if _inside(outer, pts[p]) or _inside(outer, pts[q]):
-                continue  # a line running on into the node (over it) is not brushing past
-            gap = pts[q] - pts[p]
-            dist = float(np.linalg.norm(gap))
-            side = abs(float(dirs[p][0] * gap[1] - dirs[p][1] * gap[0]))
-            if (0 < dist <= span and float(dirs[p] @ dirs[q]) <= -0.9 and side <= depth
-                    and float(gap @ dirs[p]) > 0
-                    and _depth_along(inv.shapes[k].outer, pts[p], pts[q]) <= depth):
-                cands.append((dist, p, q))
-    link: dict[int, int] = {}
-    for _, p, q in sorted(cands):
-        if p not in link and q not in link:
-            link[p], link[q] = q, p
-    if not link:
-        return
-    # follow each chain of links from a free end, joining piece after piece
-    conns = list(connectors)
-    seen: set[int] = set()
-    joined = []
-    index = {ref: n for n, ref in enumerate(ends)}
-    for start in range(len(conns)):
-        for e in (0, 1):
-            if start in seen or index[(start, e)] in link:
-                continue
-            c, i, far = conns[start], start, 1 - e
-            seen.add(start)
-            if e == 1:
-                c = Connector(points=c.points[::-1], ends=(c.ends[1], c.ends[0]),
-                              style=c.style, width=c.width, colour=c.colour)
-            while index[(i, far)] in link:
-                j, f = ends[link[index[(i, far)]]]
-                if j in seen:
-                    break
-                seen.add(j)
-                c = _join(c, 1, conns[j], f)
-                i, far = j, 1 - f
-            joined.append(c)
-    joined.extend(c for i, c in enumerate(conns) if i not in seen)
-    connectors[:] = joined
-
-
-def _inside(region, p: np.ndarray) -> bool:
-    """True if point ``p`` lies in ``region`` (inside a shape's border)."""
-    x1, y1, x2, y2 = region.bbox
-    x, y = int(round(p[0])), int(round(p[1]))
-    return x1 <= x < x2 and y1 <= y < y2 and bool(region.filled[y - y1, x - x1])
-
-
-def _depth_along(region, p: np.ndarray, q: np.ndarray) -> float:
-    """How deep the segment ``p``-``q`` runs into ``region`` (pixels from its border)."""
-    x1, y1, x2, y2 = region.bbox
-    filled = np.pad(region.filled.astype(np.uint8), 1)
-    inside = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
-    t = np.linspace(0.0, 1.0, max(2, int(np.linalg.norm(q - p)) + 1))[:, None]
-    s = np.rint(p + t * (q - p)).astype(int) - [x1 - 1, y1 - 1]
-    ok = (s[:, 0] >= 0) & (s[:, 0] < inside.shape[1]) & (s[:, 1] >= 0) & (s[:, 1] < inside.shape[0])
-    return float(inside[s[ok, 1], s[ok, 0]].max()) if ok.any() else 0.0
-
-
-def _join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarray | None
-                    ) -> bool:
-    """Join the two halves of a line cut where another line crosses it at a shallow angle.
-
-    Both halves end on the crossing line (``on_connector``) and face each other across
-    it; the skeleton of two strokes meeting at a small angle is one blob there, so the
-    branches could not be paired.  Closest pairs first, each end once; ``connectors`` is
-    changed in place.  Returns whether anything was joined.
-    """
-    ends = [(i, e) for i, c in enumerate(connectors) for e in (0, 1)
-            if c.ends[e].on_connector is not None]
-    if len(ends) < 2:
-        return False
-    pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
-    # over a longer span than the ends' own: the tips bend along the crossing stroke
-    dirs = np.array([_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
-                                reach) for i, e in ends])
-    cands = []
-    for p in range(len(ends)):
-        for q in range(p + 1, len(ends)):
-            (i, e), (j, f) = ends[p], ends[q]
-            on = connectors[i].ends[e].on_connector
-            if i == j or on != connectors[j].ends[f].on_connector or on in (i, j):
-                continue
-            dist = _facing(pts, dirs, p, q, 0.8)
-            if dist is not None and dist <= reach and not _crosses(blocked, pts[p], pts[q]):
-                cands.append((dist, p, q))
-    link: dict[int, int] = {}
-    for _, p, q in sorted(cands):
-        i, j = ends[p][0], ends[q][0]
-        if all(x not in link for x in (p, q)) and i not in link.values() and j not in link:
-            link[p] = q
-    if not link:
-        return False
-    joined: dict[int, Connector] = {}
-    gone: set[int] = set()
-    for p, q in link.items():
-        (i, e), (j, f) = ends[p], ends[q]
-        joined[i] = _join(connectors[i], e, connectors[j], f)
-        gone.add(j)
-    connectors[:] = [joined.get(i, c) for i, c in enumerate(connectors) if i not in gone]
-    return True
-
-
-def _join(a: Connector, ea: int, b: Connector, eb: int) -> Connector:
-    """Connector ``a`` continued through its end ``ea`` by ``b`` from its end ``eb``."""
-    pa = a.points if ea == 1 else a.points[::-1]
-    pb = b.points if eb == 0 else b.points[::-1]
-    first, last = a.ends[1 - ea], b.ends[1 - eb]
-    la, lb = a.length, b.length
-    style = a.style if la >= lb else b.style
-    width = (a.width * la + b.width * lb) / max(la + lb, 1e-6)
-    return Connector(points=np.vstack([pa, pb]), ends=(first, last), style=style, width=width,
-                     colour=a.colour)
-
-
-def _mark_landings(connectors: list[Connector], tol: float) -> None:
-    """Set ``on_connector`` on every end that stops on the middle of another connector
-    (a T-junction): the nearest such line within ``tol`` pixels.  Lines that merely end
-    next to each other are not marked."""
-    from scipy.spatial import cKDTree
-
-    if len(connectors) < 2:
-        return
-    pts = np.vstack([c.points for c in connectors])
-    owner = np.concatenate([np.full(len(c.points), i) for i, c in enumerate(connectors)])
-    # arc position of every point from the nearer end of its own line
-    inner = []
-    for c in connectors:
-        step = np.linalg.norm(np.diff(c.points, axis=0), axis=1)
-        arc = np.concatenate([[0.0], np.cumsum(step)])
-        inner.append(np.minimum(arc, arc[-1] - arc))
-    inner = np.concatenate(inner)
-    tree = cKDTree(pts)
-    for i, c in enumerate(connectors):
-        for end in c.ends:
-            hits = [j for j in tree.query_ball_point(end.point, tol)
-                    if owner[j] != i and inner[j] > 3 * tol]
-            if hits:
-                d = np.linalg.norm(pts[hits] - np.asarray(end.point), axis=1)
-                end.on_connector = int(owner[hits[int(np.argmin(d))]])

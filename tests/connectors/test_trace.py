@@ -5,8 +5,9 @@ import numpy as np
 
 from cvparse.connectors.elements import Connector, End
 from cvparse.connectors.plates import label_plates
-from cvparse.connectors.trace import (_bridge_gaps, _chain, _join_crossings, _Piece,
-                                      _vertices_on, trace_connectors)
+from cvparse.connectors.gaps import bridge_gaps
+from cvparse.connectors.joins import join_crossings
+from cvparse.connectors.trace import _chain, _Piece, _vertices_on, trace_connectors
 from cvparse.primitives.elements import Inventory, Scale, TextItem
 from cvparse.primitives.inventory import build_inventory
 
@@ -259,7 +260,7 @@ def _conn(p, q, lands: tuple = (None, None)) -> Connector:
 def test_halves_of_a_line_cut_by_a_crossing_line_are_joined():
     halves = [_conn((0, 100), (95, 101), (None, 2)), _conn((112, 103), (200, 105), (2, None))]
     conns = halves + [_conn((80, 0), (125, 200))]
-    assert _join_crossings(conns, 30, None)
+    assert join_crossings(conns, 30, None)
     assert len(conns) == 2
     whole = [c for c in conns if c.points[0][0] == 0]
     assert len(whole) == 1 and tuple(whole[0].ends[1].point) == (200.0, 105.0)
@@ -268,10 +269,10 @@ def test_halves_of_a_line_cut_by_a_crossing_line_are_joined():
 def test_ends_landing_on_different_lines_or_not_facing_are_not_joined():
     apart = [_conn((0, 100), (95, 101), (None, 2)), _conn((112, 103), (200, 105), (3, None)),
              _conn((80, 0), (125, 200)), _conn((110, 0), (110, 90))]
-    assert not _join_crossings(apart, 30, None)
+    assert not join_crossings(apart, 30, None)
     side = [_conn((0, 100), (95, 101), (None, 2)), _conn((112, 200), (112, 103), (None, 2)),
             _conn((80, 0), (125, 200))]
-    assert not _join_crossings(side, 30, None)
+    assert not join_crossings(side, 30, None)
 
 
 def _misread(inv, text, box):
@@ -312,8 +313,8 @@ def _arc(radius: float, a0: float, a1: float) -> np.ndarray:
 def test_gap_on_a_tight_curve_is_bridged_though_its_ends_are_not_opposed():
     # two pieces of one circle 13 px apart: their end directions differ by ~45 degrees
     pieces = [_arc(30, 0, 100), _arc(30, 125, 220)]
-    joined, gaps = _bridge_gaps(pieces, 18, 10, 3)
+    joined, gaps = bridge_gaps(pieces, 18, 10, 3)
     assert len(joined) == 1 and gaps == [1]
     # but not two lines meeting at a right angle across the same gap
     corner = [np.array([[0.0, 100], [90, 100]]), np.array([[100.0, 110], [100, 200]])]
-    assert len(_bridge_gaps(corner, 18, 10, 3)[0]) == 2
+    assert len(bridge_gaps(corner, 18, 10, 3)[0]) == 2

@@ -7,8 +7,9 @@ import numpy as np
 from cvparse.connectors.attach import attach_grow, shape_label_map
 from cvparse.connectors.elements import Connector, End
 from cvparse.connectors.plates import _outlined
-from cvparse.connectors.trace import (_bridge_gaps, _direction, _join_grazing, _split_hairpins,
-                                      _through_plates)
+from cvparse.connectors.gaps import _through_plates, bridge_gaps, split_hairpins
+from cvparse.connectors.joins import join_grazing
+from cvparse.connectors.polylines import polyline_direction
 from cvparse.primitives.inventory import build_inventory
 
 def _polyline(*corners) -> np.ndarray:
@@ -24,9 +25,9 @@ def _polyline(*corners) -> np.ndarray:
 
 def _conn(points: np.ndarray) -> Connector:
     return Connector(points=points,
-                     ends=(End(point=tuple(points[0]), direction=tuple(_direction(points, 10))),
+                     ends=(End(point=tuple(points[0]), direction=tuple(polyline_direction(points, 10))),
                            End(point=tuple(points[-1]),
-                               direction=tuple(_direction(points[::-1], 10)))))
+                               direction=tuple(polyline_direction(points[::-1], 10)))))
 
 
 def test_two_lines_merged_in_their_heads_by_a_node_are_split_at_the_bend():
@@ -34,26 +35,26 @@ def test_two_lines_merged_in_their_heads_by_a_node_are_split_at_the_bend():
     u = _polyline((250, 100), (60, 100), (56, 104), (60, 108), (250, 108))
     near = np.zeros((200, 300), bool)
     near[:, :64] = True
-    lines, gaps = _split_hairpins([u], [0], 20, near)
+    lines, gaps = split_hairpins([u], [0], 20, near)
     assert len(lines) == 2 and gaps == [0, 0]
     assert all(min(l[0][0], l[-1][0]) < 62 and max(l[0][0], l[-1][0]) >= 249 for l in lines)
     # away from every shape (a loop, a bend in open space) the line stays whole
-    assert len(_split_hairpins([u], [0], 20, np.zeros_like(near))[0]) == 1
+    assert len(split_hairpins([u], [0], 20, np.zeros_like(near))[0]) == 1
     wide = _polyline((250, 40), (80, 40), (40, 80), (40, 120), (80, 160), (250, 160))
-    assert len(_split_hairpins([wide], [0], 20, near)[0]) == 1
+    assert len(split_hairpins([wide], [0], 20, near)[0]) == 1
 
 
 def test_line_into_a_plate_is_paired_with_the_head_just_past_it():
     plate = (134, 140, 168, 160)
     line = _polyline((150, 20), (150, 138))
     head = _polyline((154, 172), (146, 173))  # a head's skeleton, pruned off its stub
-    lines, gaps = _bridge_gaps([line, head], 18, 10, 3, None, (), 8.5, None, 0.0, None,
+    lines, gaps = bridge_gaps([line, head], 18, 10, 3, None, (), 8.5, None, 0.0, None,
                                15.0, [plate])
     assert len(lines) == 1 and gaps == [1]
     assert lines[0][-1][1] > 165 and abs(lines[0][-1][0] - 150) <= 4
     # remains before the plate's middle are not what the line runs on into
     pts = np.array([line[0], line[-1], [150.0, 145.0], [152.0, 146.0]])
-    dirs = np.array([_direction(line, 10), _direction(line[::-1], 10), [1.0, 0], [-1.0, 0]])
+    dirs = np.array([polyline_direction(line, 10), polyline_direction(line[::-1], 10), [1.0, 0], [-1.0, 0]])
     assert _through_plates(pts, dirs, [plate], 8.5, 15.0, np.array([0, 0, 1, 1], bool)) == []
 
 
@@ -65,13 +66,13 @@ def test_line_brushing_past_a_node_is_joined_across_the_cleared_margin():
     above = _conn(_polyline((206, 20), (206, 126)))
     below = _conn(_polyline((205, 138), (205, 280)))
     conns = [above, below]
-    _join_grazing(conns, inv, targets, 20, 6)
+    join_grazing(conns, inv, targets, 20, 6)
     assert len(conns) == 1
     ends = sorted((conns[0].points[0][1], conns[0].points[-1][1]))
     assert ends[0] <= 21 and ends[1] >= 279
     # two lines ending side by side on the node, both heading into it, stay two
     side = [_conn(_polyline((150, 20), (150, 94))), _conn(_polyline((160, 20), (160, 94)))]
-    _join_grazing(side, inv, targets, 20, 6)
+    join_grazing(side, inv, targets, 20, 6)
     assert len(side) == 2
 
 

@@ -1,0 +1,183 @@
+"""Repairs on traced connectors: the two pieces of a line cut where it brushes past a node,
+or by a shallow crossing, joined back into one; ends that stop on another connector
+marked as landing there."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..primitives.elements import Inventory
+from .elements import Connector
+from .gaps import crosses, facing
+from .polylines import polyline_direction
+
+
+def join_grazing(connectors: list[Connector], inv: Inventory, targets: np.ndarray,
+                  span: float, depth: float) -> None:
+    """Join the two pieces of a line cut where it brushes past a node.
+
+    The margin cleared round every shape cuts a line that touches a node's border in
+    passing (or runs over an arrowhead there): its two pieces end by that one node,
+    head at each other (directions opposed to within 25 degrees, the far end ahead and
+    at most ``depth`` aside) across a gap of at most ``span`` that stays within ``depth``
+    pixels of the node's border.  Lines ending on the node head into it, so two of them facing each
+    other are a node's width apart.  Closest pairs first, each end once; ``connectors``
+    is changed in place.
+    """
+    ends = [(i, e) for i, c in enumerate(connectors) for e in (0, 1)]
+    if len(ends) < 2:
+        return
+    h, w = targets.shape
+    pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
+    ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
+    node = targets[ix[:, 1], ix[:, 0]] - 1
+    dirs = np.array([polyline_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
+                                span) for i, e in ends])
+    cands = []
+    for p in range(len(ends)):
+        for q in range(p + 1, len(ends)):
+            k = int(node[p])
+            if k < 0 or node[q] != k or ends[p][0] == ends[q][0]:
+                continue
+            outer = inv.shapes[k].outer
+            if _inside(outer, pts[p]) or _inside(outer, pts[q]):
+                continue  # a line running on into the node (over it) is not brushing past
+            gap = pts[q] - pts[p]
+            dist = float(np.linalg.norm(gap))
+            side = abs(float(dirs[p][0] * gap[1] - dirs[p][1] * gap[0]))
+            if (0 < dist <= span and float(dirs[p] @ dirs[q]) <= -0.9 and side <= depth
+                    and float(gap @ dirs[p]) > 0
+                    and _depth_along(inv.shapes[k].outer, pts[p], pts[q]) <= depth):
+                cands.append((dist, p, q))
+    link: dict[int, int] = {}
+    for _, p, q in sorted(cands):
+        if p not in link and q not in link:
+            link[p], link[q] = q, p
+    if not link:
+        return
+    # follow each chain of links from a free end, joining piece after piece
+    conns = list(connectors)
+    seen: set[int] = set()
+    joined = []
+    index = {ref: n for n, ref in enumerate(ends)}
+    for start in range(len(conns)):
+        for e in (0, 1):
+            if start in seen or index[(start, e)] in link:
+                continue
+            c, i, far = conns[start], start, 1 - e
+            seen.add(start)
+            if e == 1:
+                c = Connector(points=c.points[::-1], ends=(c.ends[1], c.ends[0]),
+                              style=c.style, width=c.width, colour=c.colour)
+            while index[(i, far)] in link:
+                j, f = ends[link[index[(i, far)]]]
+                if j in seen:
+                    break
+                seen.add(j)
+                c = _join(c, 1, conns[j], f)
+                i, far = j, 1 - f
+            joined.append(c)
+    joined.extend(c for i, c in enumerate(conns) if i not in seen)
+    connectors[:] = joined
+
+
+def _inside(region, p: np.ndarray) -> bool:
+    """True if point ``p`` lies in ``region`` (inside a shape's border)."""
+    x1, y1, x2, y2 = region.bbox
+    x, y = int(round(p[0])), int(round(p[1]))
+    return x1 <= x < x2 and y1 <= y < y2 and bool(region.filled[y - y1, x - x1])
+
+
+def _depth_along(region, p: np.ndarray, q: np.ndarray) -> float:
+    """How deep the segment ``p``-``q`` runs into ``region`` (pixels from its border)."""
+    x1, y1, x2, y2 = region.bbox
+    filled = np.pad(region.filled.astype(np.uint8), 1)
+    inside = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
+    t = np.linspace(0.0, 1.0, max(2, int(np.linalg.norm(q - p)) + 1))[:, None]
+    s = np.rint(p + t * (q - p)).astype(int) - [x1 - 1, y1 - 1]
+    ok = (s[:, 0] >= 0) & (s[:, 0] < inside.shape[1]) & (s[:, 1] >= 0) & (s[:, 1] < inside.shape[0])
+    return float(inside[s[ok, 1], s[ok, 0]].max()) if ok.any() else 0.0
+
+
+def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarray | None
+                    ) -> bool:
+    """Join the two halves of a line cut where another line crosses it at a shallow angle.
+
+    Both halves end on the crossing line (``on_connector``) and face each other across
+    it; the skeleton of two strokes meeting at a small angle is one blob there, so the
+    branches could not be paired.  Closest pairs first, each end once; ``connectors`` is
+    changed in place.  Returns whether anything was joined.
+    """
+    ends = [(i, e) for i, c in enumerate(connectors) for e in (0, 1)
+            if c.ends[e].on_connector is not None]
+    if len(ends) < 2:
+        return False
+    pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
+    # over a longer span than the ends' own: the tips bend along the crossing stroke
+    dirs = np.array([polyline_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
+                                reach) for i, e in ends])
+    cands = []
+    for p in range(len(ends)):
+        for q in range(p + 1, len(ends)):
+            (i, e), (j, f) = ends[p], ends[q]
+            on = connectors[i].ends[e].on_connector
+            if i == j or on != connectors[j].ends[f].on_connector or on in (i, j):
+                continue
+            dist = facing(pts, dirs, p, q, 0.8)
+            if dist is not None and dist <= reach and not crosses(blocked, pts[p], pts[q]):
+                cands.append((dist, p, q))
+    link: dict[int, int] = {}
+    for _, p, q in sorted(cands):
+        i, j = ends[p][0], ends[q][0]
+        if all(x not in link for x in (p, q)) and i not in link.values() and j not in link:
+            link[p] = q
+    if not link:
+        return False
+    joined: dict[int, Connector] = {}
+    gone: set[int] = set()
+    for p, q in link.items():
+        (i, e), (j, f) = ends[p], ends[q]
+        joined[i] = _join(connectors[i], e, connectors[j], f)
+        gone.add(j)
+    connectors[:] = [joined.get(i, c) for i, c in enumerate(connectors) if i not in gone]
+    return True
+
+
+def _join(a: Connector, ea: int, b: Connector, eb: int) -> Connector:
+    """Connector ``a`` continued through its end ``ea`` by ``b`` from its end ``eb``."""
+    pa = a.points if ea == 1 else a.points[::-1]
+    pb = b.points if eb == 0 else b.points[::-1]
+    first, last = a.ends[1 - ea], b.ends[1 - eb]
+    la, lb = a.length, b.length
+    style = a.style if la >= lb else b.style
+    width = (a.width * la + b.width * lb) / max(la + lb, 1e-6)
+    return Connector(points=np.vstack([pa, pb]), ends=(first, last), style=style, width=width,
+                     colour=a.colour)
+
+
+def mark_landings(connectors: list[Connector], tol: float) -> None:
+    """Set ``on_connector`` on every end that stops on the middle of another connector
+    (a T-junction): the nearest such line within ``tol`` pixels.  Lines that merely end
+    next to each other are not marked."""
+    from scipy.spatial import cKDTree
+
+    if len(connectors) < 2:
+        return
+    pts = np.vstack([c.points for c in connectors])
+    owner = np.concatenate([np.full(len(c.points), i) for i, c in enumerate(connectors)])
+    # arc position of every point from the nearer end of its own line
+    inner = []
+    for c in connectors:
+        step = np.linalg.norm(np.diff(c.points, axis=0), axis=1)
+        arc = np.concatenate([[0.0], np.cumsum(step)])
+        inner.append(np.minimum(arc, arc[-1] - arc))
+    inner = np.concatenate(inner)
+    tree = cKDTree(pts)
+    for i, c in enumerate(connectors):
+        for end in c.ends:
+            hits = [j for j in tree.query_ball_point(end.point, tol)
+                    if owner[j] != i and inner[j] > 3 * tol]
+            if hits:
+                d = np.linalg.norm(pts[hits] - np.asarray(end.point), axis=1)
+                end.on_connector = int(owner[hits[int(np.argmin(d))]])
