@@ -31,10 +31,15 @@ def coverage_profile(region: Region, ink: np.ndarray, max_dist: int
     inside[y1 - cy1:y2 - cy1, x1 - cx1:x2 - cx1] = region.filled
     dist = cv2.distanceTransform(1 - inside, cv2.DIST_L2, 3)
     crop = ink[cy1:cy2, cx1:cx2]
+    # ring d holds the distances in (d - 1, d], i.e. ceil(dist) == d
+    ring = np.ceil(np.minimum(dist, max_dist + 1)).astype(np.int64)
+    use = (ring >= 1) & (ring <= max_dist)
+    idx = ring[use]
+    count = np.bincount(idx, minlength=max_dist + 1)
+    hits = np.bincount(idx, weights=crop[use].astype(np.float64), minlength=max_dist + 1)
     prof = np.zeros(max_dist + 1)
-    for d in range(1, max_dist + 1):
-        ring = (dist > d - 1) & (dist <= d)
-        prof[d] = crop[ring].mean() if ring.any() else 0.0
+    nz = count > 0
+    prof[nz] = hits[nz] / count[nz]
     return prof, dist, (cx1, cy1)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from .dashrows import cut_run_ends, dash_runs, extend_runs, in_words, line_piece, run_gaps
 from .elements import Scale, Shape
 from .paper import colour_distance
-from .strokes import hull_share, is_straight_stroke, solid
+from .strokes import components, hull_share, is_straight_stroke, solid
 
 
 @dataclass
@@ -218,21 +218,17 @@ def _head_sides_many(near: np.ndarray, tips: np.ndarray, backs: np.ndarray, scal
     runs = np.where(hit.all(axis=2), len(k), hit.argmin(axis=2))
     runs = np.where(runs >= least, runs, 0)
     half = len(_HEAD_DEGREES)
-    out = []
-    for t in range(len(tips)):
-        found = []
-        for row0 in (0, half):
-            i = int(runs[t, row0:row0 + half].argmax())  # the first of the longest
-            run = int(runs[t, row0 + i])
-            end = (int(px[t, row0 + i, run - 1]), int(py[t, row0 + i, run - 1]))
-            found.append((run, _HEAD_DEGREES[i], end) if run else (0, 0, None))
-        (r1, d1, e1), (r2, d2, e2) = found
-        # An arrowhead is symmetric: two sides at about the same angle and length.
-        if e1 is None or e2 is None or abs(d1 - d2) > 15 or min(r1, r2) < 0.5 * max(r1, r2):
-            out.append([])
-        else:
-            out.append([e1, e2])
-    return out
+    n = len(tips)
+    best = runs.reshape(n, 2, half).argmax(axis=2)  # the first of the longest, per side
+    cols = best + np.array([0, half])
+    run = np.take_along_axis(runs, cols, axis=1)
+    rows = np.arange(n)[:, None]
+    ex, ey = px[rows, cols, run - 1].tolist(), py[rows, cols, run - 1].tolist()
+    deg = np.asarray(_HEAD_DEGREES)[best]
+    # An arrowhead is symmetric: two sides at about the same angle and length.
+    ok = ((run > 0).all(axis=1) & (np.abs(deg[:, 0] - deg[:, 1]) <= 15)
+          & (run.min(axis=1) >= 0.5 * run.max(axis=1))).tolist()
+    return [[(ex[t][0], ey[t][0]), (ex[t][1], ey[t][1])] if ok[t] else [] for t in range(n)]
 
 
 def _thin_fraction(mask: np.ndarray, xs: np.ndarray, ys: np.ndarray, d: tuple[int, int],
@@ -324,7 +320,7 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
     """
     outside = ink & ~shapes_mask(shapes, ink.shape, int(round(scale.stroke)) + 1)
     th = scale.text_height
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(outside.astype(np.uint8), 8)
+    n, labels, stats, _ = components(outside.astype(np.uint8), 8)
     big_ids = [i for i in range(1, n)
                if _too_big_for_glyph(stats[i, 2], stats[i, 3], th)
                and not (stats[i, 3] <= 1.1 * th and _touching_letters(
@@ -345,7 +341,7 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
         removed |= cv2.dilate(core, k).astype(bool) & marked
     outside &= ~removed
     near_line = cv2.dilate(removed.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(outside.astype(np.uint8), 8)
+    n, labels, stats, _ = components(outside.astype(np.uint8), 8)
     glyphs, bars = [], set()
     pieces: dict[int, tuple[float, float, float, tuple[float, float] | None]] = {}
     others: dict[int, tuple[float, float, float, None]] = {}

@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .strokes import components
+
 REPEATS = 3
 """A one-letter label is read as a word of this many copies of its glyph."""
 SAME_SHAPE = frozenset("cosuvwxzp")
@@ -31,7 +33,7 @@ as "HI"), so both copies are read."""
 def count_glyphs(crop: np.ndarray) -> int:
     """Letters in a dark-on-white crop: blobs of ink (faint anti-aliasing included, so a
     thin diagonal does not split a letter) at least half as tall as the tallest."""
-    _, _, stats, _ = cv2.connectedComponentsWithStats((crop < 200).astype(np.uint8), 8)
+    _, _, stats, _ = components((crop < 200).astype(np.uint8), 8)
     hs = stats[1:, cv2.CC_STAT_HEIGHT]
     if not hs.size:
         return 0

@@ -27,6 +27,7 @@ from .pieces import hull_fits, hull_joined, joined_pieces, mended_boxes
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
 from .scale import estimate_scale
 from .shapes import classify
+from .strokes import components
 from .underline import erase_underlines, find_underlines
 from .wordjoin import join_label
 
@@ -156,8 +157,9 @@ def _text_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
     letters = _core(n, stats, touching)
     # A line crossing the label reaches the rim of the area (a box's inside fills its
     # crop: there the rim is the crop's own edge).
-    rim = inside & ~cv2.erode(np.pad(inside, 1).astype(np.uint8),
-                              np.ones((3, 3), np.uint8))[1:-1, 1:-1].astype(bool)
+    padded = np.zeros((inside.shape[0] + 2, inside.shape[1] + 2), np.uint8)
+    padded[1:-1, 1:-1] = inside
+    rim = inside & ~cv2.erode(padded, np.ones((3, 3), np.uint8))[1:-1, 1:-1].astype(bool)
     out = lines_taken_out(rgb, ink, fill, top, region, stroke, text_height) \
         if len(letters) and (labels[rim] > 0).any() else None
     if out is not None:
@@ -184,8 +186,8 @@ def _text_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
     if drop:
         gray[np.isin(labels, drop)] = 255
     if len(core):
-        m_out, l_out, s_out, _ = cv2.connectedComponentsWithStats(
-            ((full < 160) & ~inside).astype(np.uint8), connectivity=8)
+        m_out, l_out, s_out, _ = components(
+            ((full < 160) & ~inside).astype(np.uint8), 8)
         keep = [i for i in range(1, m_out) if _letter_in_line(s_out[i, :4], core, text_height)]
         if keep:
             own = cv2.dilate(np.isin(l_out, keep).astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -255,8 +257,7 @@ def _core(n: int, stats: np.ndarray, touching: set[int]) -> np.ndarray:
 def _components(gray: np.ndarray, edge: np.ndarray
                 ) -> tuple[int, np.ndarray, np.ndarray, set[int]]:
     """Dark components of a crop: count, labels, stats and those touching ``edge``."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((gray < 160).astype(np.uint8),
-                                                           connectivity=8)
+    n, labels, stats, _ = components((gray < 160).astype(np.uint8), 8)
     return n, labels, stats, set(np.unique(labels[edge & (labels > 0)]).tolist())
 
 
@@ -469,8 +470,24 @@ def _fill_colour(region: Region, rgb: np.ndarray, ink: np.ndarray) -> tuple[int,
     paper = region.filled & ~ink[y1:y2, x1:x2]
     if 2 * int(paper.sum()) < int(region.filled.sum()):
         paper = region.filled
-    inner = rgb[y1:y2, x1:x2][paper]
-    return tuple(int(v) for v in np.median(inner, axis=0)) if inner.size else (255, 255, 255)
+    return _masked_median(rgb[y1:y2, x1:x2], paper)
+
+
+def _masked_median(crop: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
+    """Per-channel median (truncated to int) of the pixels of a uint8 colour crop under a
+    mask, from channel histograms: equal to ``np.median(crop[mask], axis=0)`` but without
+    gathering and sorting the pixels."""
+    m = mask.astype(np.uint8)
+    out = []
+    for c in range(3):
+        cum = np.cumsum(cv2.calcHist([crop], [c], m, [256], [0, 256]).ravel().astype(np.int64))
+        n = int(cum[-1])
+        if n == 0:
+            return (255, 255, 255)
+        lo = int(np.searchsorted(cum, (n - 1) // 2, side="right"))
+        hi = int(np.searchsorted(cum, n // 2, side="right"))
+        out.append((lo + hi) // 2)
+    return (out[0], out[1], out[2])
 
 
 def _grow(region: Region, rgb: np.ndarray, ink: np.ndarray, fine_k: int,

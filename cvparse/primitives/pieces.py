@@ -14,6 +14,7 @@ import numpy as np
 
 from .regions import Region, fill_holes, region_from_mask
 from .shapes import classify
+from .strokes import components
 
 PIECE_KINDS = ("diamond", "triangle", "ellipse", "circle")
 """Kinds accepted for a union: the ones lines cross in Chen diagrams.  Rectangles are left
@@ -200,7 +201,7 @@ def _within(r: Region, t: Region) -> bool:
 def _slivers(union: np.ndarray, ink: np.ndarray, reach: int) -> np.ndarray:
     """Paper enclosed within the crop, outside ``union`` but within ``reach`` of it: the
     thin wedges a line cuts off along a shape's side."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats((~ink).astype(np.uint8), 4)
+    _, labels, stats, _ = components((~ink).astype(np.uint8), 4)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     near = cv2.dilate(union.astype(np.uint8), kernel).astype(bool) & ~union
     h, w = union.shape

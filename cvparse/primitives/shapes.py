@@ -17,7 +17,7 @@ import numpy as np
 def _poly(w: int, h: int, pts: list[tuple[float, float]]) -> np.ndarray:
     m = np.zeros((h, w), np.uint8)
     cv2.fillPoly(m, [np.round(np.array(pts) - 0.5).astype(np.int32)], 1)
-    return m.astype(bool)
+    return m.view(bool)
 
 
 def _round_rect(w: int, h: int, r: float) -> np.ndarray:
@@ -25,23 +25,25 @@ def _round_rect(w: int, h: int, r: float) -> np.ndarray:
     r = int(round(min(r, w / 2, h / 2)))
     if r <= 0:
         m[:] = 1
-        return m.astype(bool)
+        return m.view(bool)
     cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 1, cv2.FILLED)
     cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 1, cv2.FILLED)
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
         cv2.circle(m, (cx, cy), r, 1, cv2.FILLED)
-    return m.astype(bool)
+    return m.view(bool)
 
 
 def _ellipse(w: int, h: int) -> np.ndarray:
     m = np.zeros((h, w), np.uint8)
     cv2.ellipse(m, (((w - 1) / 2, (h - 1) / 2), (float(w), float(h)), 0.0), 1, cv2.FILLED)
-    return m.astype(bool)
+    return m.view(bool)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    union = np.logical_or(a, b).sum()
-    return float(np.logical_and(a, b).sum() / union) if union else 0.0
+def _iou(a: np.ndarray, b: np.ndarray, a_count: int) -> float:
+    """Intersection over union of two masks; ``a_count`` is the pixel count of ``a``."""
+    inter = np.count_nonzero(np.logical_and(a, b))
+    union = a_count + np.count_nonzero(b) - inter
+    return float(inter / union) if union else 0.0
 
 
 def _row_extents(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -118,7 +120,8 @@ def classify(mask: np.ndarray) -> tuple[str, float]:
     h, w = mask.shape
     if h < 3 or w < 3:
         return "other", 0.0
-    scores = {k: _iou(mask, t) for k, t in templates(mask).items()}
+    count = int(np.count_nonzero(mask))
+    scores = {k: _iou(mask, t, count) for k, t in templates(mask).items()}
     # Prefer the simpler shape when a rounded corner or inset adds nothing measurable.
     order = ["rect", "ellipse", "diamond", "triangle", "triangle_down", "round_rect",
              "stadium", "hexagon", "parallelogram", "cylinder"]
