@@ -80,29 +80,40 @@ def test_components_match_opencv_32_bit_labels():
                 assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
-def _plain_head_sides(runs: np.ndarray, px: np.ndarray, py: np.ndarray) -> list:
-    half = len(_HEAD_DEGREES)
-    out = []
-    for t in range(len(runs)):
-        found = []
-        for row0 in (0, half):
-            i = int(runs[t, row0:row0 + half].argmax())
-            run = int(runs[t, row0 + i])
-            end = (int(px[t, row0 + i, run - 1]), int(py[t, row0 + i, run - 1]))
-            found.append((run, _HEAD_DEGREES[i], end) if run else (0, 0, None))
-        (r1, d1, e1), (r2, d2, e2) = found
-        if e1 is None or e2 is None or abs(d1 - d2) > 15 or min(r1, r2) < 0.5 * max(r1, r2):
-            out.append([])
-        else:
-            out.append([e1, e2])
-    return out
+def _plain_head_sides(near: np.ndarray, tip, back, scale: Scale) -> list:
+    """The arrowhead-side search of one line end, one ray at a time."""
+    h, w = near.shape
+    bx, by = float(back[0]), float(back[1])
+    norm = max(1e-6, float(np.hypot(bx, by)))
+    bx, by = bx / norm, by / norm
+    reach = int(round(1.2 * scale.text_height))
+    least = max(4, int(round(0.4 * scale.text_height)))
+    k = np.arange(1, reach + 1)
+    found = []
+    for side in (0, 1):
+        best = (0, 0, None)
+        for i, deg in enumerate(_HEAD_DEGREES):
+            j = side * len(_HEAD_DEGREES) + i
+            dx = bx * _HEAD_COS[j] - by * _HEAD_SIN[j]
+            dy = bx * _HEAD_SIN[j] + by * _HEAD_COS[j]
+            px = np.round(tip[0] + k * dx).astype(int)
+            py = np.round(tip[1] + k * dy).astype(int)
+            run = 0
+            while run < reach and 0 <= px[run] < w and 0 <= py[run] < h \
+                    and near[py[run], px[run]]:
+                run += 1
+            if run >= least and run > best[0]:
+                best = (run, deg, (int(px[run - 1]), int(py[run - 1])))
+        found.append(best)
+    (r1, d1, e1), (r2, d2, e2) = found
+    if e1 is None or e2 is None or abs(d1 - d2) > 15 or min(r1, r2) < 0.5 * max(r1, r2):
+        return []
+    return [e1, e2]
 
 
 def test_head_sides_many_matches_end_by_end_search():
     rng = np.random.default_rng(3)
     scale = Scale(stroke=2.0, text_height=14.0)
-    reach = int(round(1.2 * scale.text_height))
-    least = max(4, int(round(0.4 * scale.text_height)))
     for _ in range(20):
         near = rng.random((120, 160)) < 0.7
         near = cv2.dilate(near.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) \
@@ -111,20 +122,6 @@ def test_head_sides_many_matches_end_by_end_search():
         tips[:, 1] %= 120
         backs = rng.integers(-10, 11, (40, 2)).astype(np.int64)
         got = _head_sides_many(near, tips, backs, scale)
-        # the rays, cast exactly as _head_sides_many casts them
-        bx, by = backs[:, 0].astype(float), backs[:, 1].astype(float)
-        norm = np.maximum(1e-6, np.hypot(bx, by))
-        bx, by = bx / norm, by / norm
-        k = np.arange(1, reach + 1)
-        dx = bx[:, None] * _HEAD_COS - by[:, None] * _HEAD_SIN
-        dy = bx[:, None] * _HEAD_SIN + by[:, None] * _HEAD_COS
-        px = np.round(tips[:, 0, None, None] + k * dx[..., None]).astype(int)
-        py = np.round(tips[:, 1, None, None] + k * dy[..., None]).astype(int)
-        inside = (px >= 0) & (px < 160) & (py >= 0) & (py < 120)
-        hit = np.zeros(px.shape, bool)
-        hit[inside] = near[py[inside], px[inside]]
-        runs = np.where(hit.all(axis=2), len(k), hit.argmin(axis=2))
-        runs = np.where(runs >= least, runs, 0)
-        want = _plain_head_sides(runs, px, py)
+        want = [_plain_head_sides(near, t, bk, scale) for t, bk in zip(tips, backs)]
         assert got == want
         assert any(got) and not all(got)  # both outcomes exercised
