@@ -125,18 +125,18 @@ def _uml_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
     from cvparse.pipeline import parse
 
     calls = []  # (mask, tip, inward, geometric guess), two per relation line
-    original = uml.read_end_symbols
+    original = uml.end_readings
 
     def record(mask, ends, half_span, stroke, *args, **kw):
-        guesses = original(mask, ends, half_span, stroke)  # geometry alone
+        guesses, _ = original(mask, ends, half_span, stroke)  # geometry alone
         calls.extend((mask, tip, inward, g) for (tip, inward, _), g in zip(ends, guesses))
-        return guesses
+        return guesses, guesses
 
-    uml.read_end_symbols = record
+    uml.end_readings = record
     try:
         r = parse(path, kind="uml")
     finally:
-        uml.read_end_symbols = original
+        uml.end_readings = original
     th = r.inventory.scale.text_height
     gt = json.loads(path.with_suffix(".json").read_text())
     boxes = {c["name"]: c["bbox"] for c in gt["classes"] if "bbox" in c}

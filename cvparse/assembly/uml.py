@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from ..connectors.elements import Connector, End
-from ..connectors.markers import read_end_symbols, width_profile
+from ..connectors.markers import end_readings, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box, find_boxes
 from ..primitives.elements import Inventory
@@ -692,8 +692,7 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     # anti-aliasing) is bare whatever the reader says
     windows = [w for _, (_, pair_windows, _) in lines for w in pair_windows]
     ends = [(w.tip, w.inward, w.length) for w in windows]
-    read = read_end_symbols(free, ends, 1.2 * th, stroke, text_height=th)
-    shape = read_end_symbols(free, ends, 1.2 * th, stroke) if windows else []
+    read, shape = end_readings(free, ends, 1.2 * th, stroke, text_height=th)
     read = [_drawn_marker(m, g, w.marker_span, stroke, th)
             for m, g, w in zip(read, shape, windows)]
     for k, (m, w) in enumerate(zip(read, windows)):

@@ -362,17 +362,26 @@ def read_end_symbols(mask: np.ndarray,
     and the model installed, the classifier looks at every end in one batch and decides
     by :func:`decide`.
     """
+    return end_readings(mask, ends, half_span, stroke, text_height)[0]
+
+
+def end_readings(mask: np.ndarray,
+                 ends: list[tuple[tuple[float, float], tuple[float, float], float]],
+                 half_span: float, stroke: float, text_height: float | None = None
+                 ) -> tuple[list[str], list[str]]:
+    """The end markers of :func:`read_end_symbols` and, beside them, what the width
+    profile alone reads at each end (the same as the markers without the classifier)."""
     readings = [_profile_reading(mask, tip, inward, length, half_span, stroke)
                 for tip, inward, length in ends]
-    out = [label for label, _ in readings]
+    shape = [label for label, _ in readings]
     if not text_height:
-        return out
+        return shape, shape
     probs = classify_views(mask, [EndView(tip=tuple(tip), direction=tuple(inward),
                                           unit=text_height) for tip, inward, _ in ends])
     if probs is None:
-        return out
+        return shape, shape
     return [decide(label, margin < SYMBOL_UNSURE, p)
-            for (label, margin), p in zip(readings, probs)]
+            for (label, margin), p in zip(readings, probs)], shape
 
 
 def read_end_symbol(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
