@@ -130,12 +130,12 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict
     taken = np.zeros(len(ids), bool)
     words, targets = [], []
     for li in unnamed:
-        d, frac = dists_to_polyline(centres, straighten(lines[li].points, th))
+        line = straighten(lines[li].points, th)
+        d, frac = dists_to_polyline(centres, line)
         ok = (d <= 1.5 * th) & (frac >= 0.15) & (frac <= 0.85) & ~taken & letter
         if not ok.any():
             continue
         # Nearest first: a speck of the line or a cardinality's piece groups with nothing.
-        line = straighten(lines[li].points, th)
         for seed in np.flatnonzero(ok)[np.argsort(d[ok])]:
             group = _row_pieces([int(seed)], b, taken, th, line)
             if len(group) >= 2:
