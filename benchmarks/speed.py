@@ -1,8 +1,8 @@
 """Parse speed: per-stage latency, batch throughput, peak memory, scaling, cost vs the papers.
 
-* latency per image and per stage from ``ParseResult.timings`` (median, p95), in-process,
-  with the CPU seconds of each parse beside it (and the machine load: wall times of a busy
-  machine are inflated);
+* latency per image and per stage from ``ParseResult.timings`` (median, p95), in-process
+  and held to one core (:func:`one_core`), with the CPU seconds of each parse beside it
+  (and the machine load: wall times of a busy machine are inflated);
 * throughput of :func:`cvparse.batch.run_batch` with 1 and 2 worker processes: after a
   warm-up pass, ``--repeats`` interleaved pairs of passes (1 then 2 workers, then 2 then 1,
   ...), reported as the median images/s and the median of the paired ratios, each pass
@@ -25,6 +25,8 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -77,21 +79,42 @@ def doc_elements(doc: dict) -> int:
 
 
 def measure_latency(items: list[tuple[str, Item]]) -> list[Latency]:
-    """Parse each image in this process and keep ``ParseResult.timings``."""
+    """Parse each image in this process, held to one core, and keep ``ParseResult.timings``.
+
+    On one core the OCR thread's reads no longer overlap the main thread's work, and
+    OpenCV's threads share that core: the per-image latency of a one-core machine.
+    """
     from cvparse.pipeline import parse
 
-    out = []
-    for family, it in items:
-        c0 = _cpu_seconds()
-        t0 = time.perf_counter()
-        res = parse(it.image, kind=family)
-        total = time.perf_counter() - t0
-        cpu = _cpu_seconds() - c0
-        h, w = res.image.shape[:2]
-        doc = json.loads(it.gt.read_text(encoding="utf-8"))
-        out.append(Latency(it.stem, family, h * w / 1e6, doc_elements(doc), total,
-                           dict(res.timings), cpu))
-    return out
+    with one_core():
+        return [_latency(parse, family, it) for family, it in items]
+
+
+@contextmanager
+def one_core() -> Iterator[None]:
+    """Run the block on one of the cores this process may use (all of them again after);
+    where the system cannot pin a process, on whatever cores it has."""
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if allowed:
+        os.sched_setaffinity(0, {min(allowed)})
+    try:
+        yield
+    finally:
+        if allowed:
+            os.sched_setaffinity(0, allowed)
+
+
+def _latency(parse, family: str, it: Item) -> Latency:
+    """One timed in-process parse of a fixture."""
+    c0 = _cpu_seconds()
+    t0 = time.perf_counter()
+    res = parse(it.image, kind=family)
+    total = time.perf_counter() - t0
+    cpu = _cpu_seconds() - c0
+    h, w = res.image.shape[:2]
+    doc = json.loads(it.gt.read_text(encoding="utf-8"))
+    return Latency(it.stem, family, h * w / 1e6, doc_elements(doc), total,
+                   dict(res.timings), cpu)
 
 
 def _cpu_seconds() -> float:

@@ -2,6 +2,7 @@
 one small end-to-end accuracy run (a few seconds; deselect with ``-k "not slow"``)."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from skimage.morphology import skeletonize
 from benchmarks import accuracy, bench_trace
 from benchmarks._common import (FAMILY_TASK, POINT_METRICS, PUBLISHED, PUBLISHED_FIELDS,
                                 default_set, load_published, select_items)
-from benchmarks.speed import doc_elements, slope
+from benchmarks.speed import doc_elements, one_core, slope
 
 NON_FRACTION_METRICS = POINT_METRICS + ("seconds_per_diagram", "api_calls_per_diagram",
                                         "tokens_per_diagram")
@@ -121,6 +122,15 @@ def test_doc_elements_counts_nodes_and_edges():
     # 2 entities + 4 attributes (2 + 2 components) x (node + line) + r (1 + 2 lines + 1 attr
     # x 2) + ISA (1 + 2 lines)
     assert doc_elements(er) == 2 + 8 + 5 + 3
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity here")
+def test_one_core_pins_the_block_and_gives_the_cores_back():
+    before = os.sched_getaffinity(0)
+    with one_core():
+        inside = os.sched_getaffinity(0)
+    assert len(inside) == 1 and inside <= before
+    assert os.sched_getaffinity(0) == before
 
 
 def test_slope_recovers_a_line():

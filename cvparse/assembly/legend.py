@@ -17,6 +17,7 @@ import numpy as np
 from ..connectors.elements import Connector
 from ..connectors.markers import end_view
 from ..primitives.elements import Inventory, Scale, Shape
+from ..primitives.labelling import components
 from ..primitives.ocr import read_labels
 from ..primitives.paper import colour_distance
 
@@ -129,7 +130,7 @@ def swatch_rows(ink: np.ndarray, scale: Scale
     Returns ``(bbox, mask, style)`` per swatch, top to bottom.
     """
     th, stroke = scale.text_height, scale.stroke
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
+    n, labels, stats, _ = components(ink.astype(np.uint8), 8)
     def flat(i: int) -> bool:
         w, h = stats[i, 2], stats[i, 3]
         dash = h <= 2.5 * stroke + 1 and w >= 1.5 * h

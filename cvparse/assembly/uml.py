@@ -21,6 +21,7 @@ from ..primitives.boxes import Box, find_boxes
 from ..primitives.elements import Inventory
 from ..primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_glyph,
                                  repeated_letter)
+from ..primitives.labelling import components
 from ..primitives.ocr import clean_single_glyph, read_crops, word_lines
 from ..primitives.paper import colour_distance, strong_ink
 
@@ -139,7 +140,7 @@ def _name_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int) -> 
     if top < 30:
         return blank
     ink = dist > max(25.0, 0.3 * top)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
+    n, labels, stats, _ = components(ink.astype(np.uint8), 8)
     h, w = ink.shape
     keep = np.ones(n, bool)
     keep[0] = False

@@ -22,6 +22,7 @@ import numpy as np
 from skimage.morphology import skeletonize
 
 from ..primitives.elements import Inventory
+from ..primitives.labelling import components
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
 from .elements import Connector, End
@@ -391,7 +392,7 @@ def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> n
     nearest neighbours on either side (``_chain_dots``), so two dotted lines running
     close together stay apart.
     """
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    n, labels, stats, _ = components(mask.astype(np.uint8), 8)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     limit = 4 * stroke + 6
     small_ids = [i for i in range(1, n) if size[i] <= limit]

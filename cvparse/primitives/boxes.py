@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .labelling import components
+
 
 @dataclass(frozen=True)
 class Segment:
@@ -44,7 +46,7 @@ def line_segments(ink: np.ndarray, length: int, horizontal: bool) -> list[Segmen
     k = (max(3, length), 1) if horizontal else (1, max(3, length))
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, k)
     lines = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(lines, connectivity=8)
+    n, _, stats, centroids = components(lines, 8)
     out = []
     for i in range(1, n):
         x, y, w, h = stats[i, :4]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .labelling import components
 from .regions import Region, enclosed_regions, region_from_mask
 from .shapes import classify
-from .strokes import components
 
 DASHED_KINDS = ("ellipse", "circle", "rect", "round_rect", "diamond", "stadium")
 
@@ -316,11 +316,15 @@ def dashed_regions(fine: np.ndarray, taken: np.ndarray, stroke: float, text_heig
     from .pieces import joined_pieces
 
     closed, border = close_border_gaps(fine, stroke, text_height)
+    if not border.any():
+        return []  # no dashed line: every outline test below needs border dashes
     out = []
     grow = thicken_radius(stroke)
     h, w = fine.shape
     pieces = []
     for shrunk in enclosed_regions(closed, 0.5 * min_area):
+        if _surely_taken(shrunk, taken, grow):
+            continue
         r = convex(regrow(shrunk, grow))
         x1, y1, x2, y2 = r.bbox
         if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
@@ -356,6 +360,16 @@ def dashed_regions(fine: np.ndarray, taken: np.ndarray, stroke: float, text_heig
                 _dashed_outline(r, fine, border, stroke):
             out.append((convex(r, int(round(stroke)) + 2), r, kind, fit))
     return out
+
+
+def _surely_taken(shrunk: Region, taken: np.ndarray, grow: int) -> bool:
+    """Whether the region grown back from ``shrunk`` (``convex(regrow(shrunk, grow))``)
+    must fail the test of lying in a shape already found, without growing it: it
+    contains ``shrunk`` and fits in its box widened by ``grow``, so the taken share of
+    ``shrunk`` alone, over the widened box's area, is a lower bound of its own."""
+    x1, y1, x2, y2 = shrunk.bbox
+    bound = 0.2 * (x2 - x1 + 2 * grow) * (y2 - y1 + 2 * grow)
+    return bool((taken[y1:y2, x1:x2] & shrunk.filled).sum() > bound)
 
 
 def _whole_ellipse(r: Region, kind: str, fit: float, fine: np.ndarray, border: np.ndarray,

@@ -27,7 +27,7 @@ from .pieces import hull_fits, hull_joined, joined_pieces, mended_boxes
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
 from .scale import estimate_scale
 from .shapes import classify
-from .strokes import components
+from .labelling import components
 from .underline import erase_underlines, find_underlines
 from .wordjoin import join_label
 
@@ -756,17 +756,20 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
     read = labels_read()
     copies_read = iter(zip(*([" ".join(w.text for w in ws) for ws in later()]
                              for later in (grey_later, binary_later))))
-    heights = [g for g in (glyph_height(c) for c in crops + word_crops) if g > 0]
+    own = [glyph_height(c) for c in crops]
+    own_free = [glyph_height(c) for c in word_crops]
+    heights = [g for g in own + own_free if g > 0]
     glyph = float(np.median(heights)) if heights else 0.6 * scale.text_height
-    for shape, crop, ws, ul, one, t in zip(shapes, crops, read, underlined, singles, tights):
-        shape.label = join_label(ws, crop, ul, glyph_height(crop) or glyph)
+    for shape, crop, ws, ul, one, t, g in zip(shapes, crops, read, underlined, singles, tights,
+                                              own):
+        shape.label = join_label(ws, crop, ul, g or glyph)
         if one:
             shape.label = one_letter(shape.label, *next(copies_read), is_bar(t))
         if ul and shape.label:
             shape.underlined = shape.label.split()
     texts = []
-    for wb, crop, ws in zip(words, word_crops, read_free):
-        text = join_label(ws, crop, False, glyph_height(crop) or glyph)
+    for wb, crop, ws, g in zip(words, word_crops, read_free, own_free):
+        text = join_label(ws, crop, False, g or glyph)
         conf = float(np.mean([x.confidence for x in ws])) if ws else 0.0
         if not text or not any(ch.isalnum() for ch in text):
             continue

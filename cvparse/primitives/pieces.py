@@ -12,9 +12,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .labelling import components
 from .regions import Region, fill_holes, region_from_mask
 from .shapes import classify
-from .strokes import components
 
 PIECE_KINDS = ("diamond", "triangle", "ellipse", "circle")
 """Kinds accepted for a union: the ones lines cross in Chen diagrams.  Rectangles are left

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from .elements import Scale
+from .labelling import components
 
 FILLED_LIFT = 1.5
 """Filled pieces (icon parts) are left out of the text height only when they lift it by
@@ -45,8 +46,7 @@ def text_height(ink: np.ndarray, stroke: float | None = None) -> float:
     around other components and the dots of dotted lines left out, and filled pieces
     thicker than a letter stroke when they outnumber the letters); ``stroke`` is the
     page's line width (measured when not given)."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
-                                                          connectivity=8)
+    _, labels, stats, _ = components(ink.astype(np.uint8), 8)
     x, y, w, h = (stats[1:, i] for i in range(4))
     limit = max(12, ink.shape[0] // 8)
     ok = (h >= 5) & (h <= limit) & (w <= 3 * h) & (w >= 1)

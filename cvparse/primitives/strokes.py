@@ -6,23 +6,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-_U16_LIMIT = 65535
-"""Ink pixels below which no provisional component label can overflow 16 bits."""
-
-
-def components(mask: np.ndarray, connectivity: int = 8
-               ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """``cv2.connectedComponentsWithStats`` of a uint8 mask, same results (int32 labels).
-
-    OpenCV computes the stats about twice as fast with 16-bit labels; that is used when
-    the mask has too few set pixels for any label (provisional ones included) to overflow.
-    """
-    if np.count_nonzero(mask) < _U16_LIMIT:
-        n, labels, stats, centroids = cv2.connectedComponentsWithStats(
-            mask, connectivity=connectivity, ltype=cv2.CV_16U)
-        return n, labels.astype(np.int32), stats, centroids
-    return cv2.connectedComponentsWithStats(mask, connectivity=connectivity)
-
 
 def is_straight_stroke(ys: np.ndarray, xs: np.ndarray, stroke: float) -> bool:
     """Pixels that all lie within about half a stroke of one straight line (a line stub)."""

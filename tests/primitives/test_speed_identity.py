@@ -16,7 +16,6 @@ from cvparse.primitives.freetext import (
 )
 from cvparse.primitives.inventory import _masked_median
 from cvparse.primitives.regions import Region
-from cvparse.primitives.strokes import components
 
 
 def _plain_profile(region: Region, ink: np.ndarray, max_dist: int) -> np.ndarray:
@@ -61,23 +60,6 @@ def test_masked_median_matches_numpy_median():
         inner = crop[mask]
         want = tuple(int(v) for v in np.median(inner, axis=0)) if inner.size else (255, 255, 255)
         assert _masked_median(crop, mask) == want
-
-
-def test_components_match_opencv_32_bit_labels():
-    rng = np.random.default_rng(2)
-    masks = [(rng.random((int(rng.integers(1, 200)), int(rng.integers(1, 200))))
-              < rng.random()).astype(np.uint8) for _ in range(100)]
-    masks.append(np.ones((300, 300), np.uint8))  # too many pixels for 16-bit labels
-    big = (rng.random((2000, 2000)) < 0.004).astype(np.uint8)  # labels far past 16 bits
-    big[:, 700] = 1  # if stripes were numbered by position; one line spans them all
-    masks.append(big)
-    for m in masks:
-        for conn in (4, 8):
-            want = cv2.connectedComponentsWithStats(m, connectivity=conn)
-            got = components(m, conn)
-            assert got[0] == want[0]
-            for a, b in zip(got[1:], want[1:]):
-                assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
 def _plain_head_sides(near: np.ndarray, tip, back, scale: Scale) -> list:
