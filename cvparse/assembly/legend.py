@@ -20,6 +20,7 @@ from ..primitives.elements import Inventory, Scale, Shape
 from ..primitives.labelling import components
 from ..primitives.ocr import read_labels
 from ..primitives.paper import colour_distance
+from ..primitives.strokes import hull_share
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,14 @@ def swatch_rows(ink: np.ndarray, scale: Scale
     n, labels, stats, _ = components(ink.astype(np.uint8), 8)
     def flat(i: int) -> bool:
         w, h = stats[i, 2], stats[i, 3]
-        dash = h <= 2.5 * stroke + 1 and w >= 1.5 * h
-        dot = max(w, h) <= 1.5 * stroke + 1
+        # a bold sample is a long filled bar, still thinner than the text beside it
+        bold = w >= 3 * h and h <= 0.6 * th and stats[i, 4] >= 0.8 * w * h
+        dash = (h <= 2.5 * stroke + 1 and w >= 1.5 * h) or bold
+        # a dot of a thick dotted line grows a pixel of blur on each side; it stays
+        # smaller than the letters beside it, however thick their strokes
+        dot = max(w, h) <= 1.5 * stroke + 1 or (
+            max(w, h) <= min(2 * stroke + 2, 0.6 * th) and min(w, h) >= 0.6 * max(w, h)
+            and _filled_dot(labels, stats, i))
         return bool(dash or dot)
 
     flats = [i for i in range(1, n) if flat(i)]
@@ -158,6 +165,13 @@ def swatch_rows(ink: np.ndarray, scale: Scale
         left = min(r[0][0] for r in rows)
         rows = [r for r in rows if r[0][0] <= left + 0.5 * th]
     return sorted(rows, key=lambda r: r[0][1])
+
+
+def _filled_dot(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
+    """Component ``i`` fills its convex hull: a round dot of a thick dotted line (blur
+    makes it wider than a line), not a small letter with a counter ("o", "e", "a")."""
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    return hull_share(labels[y:y + h, x:x + w] == i) >= 0.8
 
 
 def _inner_ink(inv: Inventory, shape: Shape) -> tuple[np.ndarray, int, int]:

@@ -46,9 +46,12 @@ def join_grazing(connectors: list[Connector], inv: Inventory, targets: np.ndarra
             gap = pts[q] - pts[p]
             dist = float(np.linalg.norm(gap))
             side = abs(float(dirs[p][0] * gap[1] - dirs[p][1] * gap[0]))
-            if (0 < dist <= span and float(dirs[p] @ dirs[q]) <= -0.9 and side <= depth
-                    and float(gap @ dirs[p]) > 0
-                    and _depth_along(inv.shapes[k].outer, pts[p], pts[q]) <= depth):
+            if not (0 < dist <= span and float(dirs[p] @ dirs[q]) <= -0.9 and side <= depth
+                    and float(gap @ dirs[p]) > 0):
+                continue
+            reached, deepest = _depth_along(outer, pts[p], pts[q])
+            # Across a node no wider than the margin, its middle is no brushing past either.
+            if reached <= depth and reached < MIDDLE * deepest:
                 cands.append((dist, p, q))
     link: dict[int, int] = {}
     for _, p, q in sorted(cands):
@@ -89,15 +92,21 @@ def _inside(region, p: np.ndarray) -> bool:
     return x1 <= x < x2 and y1 <= y < y2 and bool(region.filled[y - y1, x - x1])
 
 
-def _depth_along(region, p: np.ndarray, q: np.ndarray) -> float:
-    """How deep the segment ``p``-``q`` runs into ``region`` (pixels from its border)."""
+MIDDLE = 0.75
+"""Share of a node's greatest depth (its middle) a line brushing past it stays short of."""
+
+
+def _depth_along(region, p: np.ndarray, q: np.ndarray) -> tuple[float, float]:
+    """How deep the segment ``p``-``q`` runs into ``region`` (pixels from its border), and
+    the depth of the region's middle."""
     x1, y1, x2, y2 = region.bbox
     filled = np.pad(region.filled.astype(np.uint8), 1)
     inside = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
     t = np.linspace(0.0, 1.0, max(2, int(np.linalg.norm(q - p)) + 1))[:, None]
     s = np.rint(p + t * (q - p)).astype(int) - [x1 - 1, y1 - 1]
     ok = (s[:, 0] >= 0) & (s[:, 0] < inside.shape[1]) & (s[:, 1] >= 0) & (s[:, 1] < inside.shape[0])
-    return float(inside[s[ok, 1], s[ok, 0]].max()) if ok.any() else 0.0
+    reached = float(inside[s[ok, 1], s[ok, 0]].max()) if ok.any() else 0.0
+    return reached, float(inside.max())
 
 
 def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarray | None

@@ -21,18 +21,23 @@ from .elements import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
 from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
                      tight)
+from .labelling import components
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, colour_distance, ink_mask, is_gray, paper_map
 from .pieces import hull_fits, hull_joined, joined_pieces, mended_boxes
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
-from .scale import estimate_scale
+from .scale import estimate_scale, measure_scale
 from .shapes import classify
-from .labelling import components
 from .underline import erase_underlines, find_underlines
 from .wordjoin import join_label
 
 MIN_FIT = 0.86
 """Regions fitting no template better than this are gaps between lines, not shapes."""
+
+NEAR_AREA = 0.5
+"""Share of the least shape area from which a region is grown back into the corners the
+fine median rounded off before its size is judged (a one-letter box at the limit), if
+a label fills it."""
 
 
 SCALE_AGREE = 1.3
@@ -61,9 +66,11 @@ def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale
     else:
         paper = paper_map(rgb, wide, gray)
         ink = ink_mask(rgb, paper, gray=gray)
-        again = estimate_scale(ink)
+        again, mode = measure_scale(ink)
         agree = 1 / SCALE_AGREE <= again.text_height / scale.text_height <= SCALE_AGREE
-        if agree and not _fills_taken_for_ink(scale, again):
+        # fills thicken the runs every way, which the line width reads past: the raw mode
+        raw = Scale(stroke=mode, text_height=again.text_height)
+        if agree and not _fills_taken_for_ink(scale, raw):
             scale = again
         elif again.stroke > scale.stroke:  # small filled boxes became blobs of ink,
             paper, ink = first, first_ink  # thickening every border: the first pass holds
@@ -507,8 +514,14 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
     bg = background_colour(rgb)
     raw = enclosed_regions(fine, max(20.0, min(0.5 * scale.text_height ** 2,
                                                20 * scale.stroke ** 2)))
-    normal = [r for r in raw if r.paper_area >= 0.3 * min_area and r.area >= min_area]
-    regions = [_grow(r, rgb, ink, fine_k, bg) for r in normal]
+    # The fine median rounds the corners of a small box off its region: one nearly big
+    # enough is judged by its size once grown back into its corners, if a label fills it.
+    near = [r for r in raw if r.paper_area >= 0.3 * min_area and r.area >= NEAR_AREA * min_area]
+    grown = {id(r): _grow(r, rgb, ink, fine_k, bg) for r in near}
+    normal = [r for r in near if r.area >= min_area
+              or (grown[id(r)].area >= min_area
+                  and _holds_letter(grown[id(r)], ink, scale.text_height))]
+    regions = [grown[id(r)] for r in normal]
     shapes: list[Shape] = []
     kept: list[Region] = []
     failed: list[Region] = []
@@ -531,7 +544,8 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
                 s.outer, s.double = ring, True
                 s.bbox = _outer_bbox(ring, ink, scale.stroke)
     shapes, kept = _join_lids(shapes, kept, scale.stroke)
-    small = [r for r in raw if not (r.paper_area >= 0.3 * min_area and r.area >= min_area)]
+    taken_ids = {id(r) for r in normal}
+    small = [r for r in raw if id(r) not in taken_ids]
     _add_pieced(shapes, kept, failed + small, rgb, ink, scale, min_area)
     _add_dashed(shapes, kept, fine, rgb, ink, scale, min_area)
     text_mask = np.zeros((h, w), bool)
@@ -544,6 +558,19 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
         shapes = drop_line_gaps(shapes, ink, scale)
     return Inventory(width=w, height=h, scale=scale, background=bg,
                      shapes=shapes, texts=texts, ink=ink, text_mask=text_mask)
+
+
+def _holds_letter(region: Region, ink: np.ndarray, text_height: float) -> bool:
+    """Whether ink inside a region stands as tall as a letter (a label, not an icon's
+    ports or marks)."""
+    x1, y1, x2, y2 = region.bbox
+    inside = (ink[y1:y2, x1:x2] & region.filled).astype(np.uint8)
+    _, _, stats, _ = components(inside, 8)
+    return bool((stats[1:, cv2.CC_STAT_HEIGHT] >= LETTER_SHARE * text_height).any())
+
+
+LETTER_SHARE = 0.6
+"""Least height of a letter, in text heights (lower-case letters stand about this tall)."""
 
 
 def _join_lids(shapes: list[Shape], kept: list[Region], stroke: float

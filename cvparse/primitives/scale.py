@@ -41,11 +41,86 @@ def stroke_width(ink: np.ndarray) -> float:
     return float(max(1, counts.argmax()))
 
 
+CROSSING_RATIO = 3.0
+"""A run across a line counts as its width only where the ink runs on at least this many
+times longer the other way (within about 18 degrees of square to the line); a slanted
+line's horizontal and vertical runs are both longer than it is wide."""
+MIN_CROSSINGS = 200
+"""Fewer square crossings than this are too few to go by: the mode of every run stands."""
+
+
+def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Horizontal runs of ``mask``: each run's first pixel (a flat index into ``mask``
+    with one blank column added, so that no run wraps round a row end) and its length."""
+    h, w = mask.shape
+    m = np.zeros((h, w + 1), bool)
+    m[:, :w] = mask
+    d = np.diff(np.concatenate([[False], m.ravel(), [False]]).astype(np.int8))
+    starts = np.flatnonzero(d == 1)
+    return starts, np.flatnonzero(d == -1) - starts
+
+
+def _run_through(starts: np.ndarray, lengths: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Length of the run (of :func:`_runs`) holding each flat ``index``, 0 off the runs."""
+    if not starts.size:
+        return np.zeros(index.shape, np.int64)
+    k = np.maximum(np.searchsorted(starts, index, side="right") - 1, 0)
+    held = (starts[k] <= index) & (index < starts[k] + lengths[k])
+    return np.where(held, lengths[k], 0)
+
+
+SLANTED_SHARE = 0.5
+"""The runs of the most common length are mostly across slanted lines (not square to a
+line) when at least this share of them is: only then are they longer than the lines are
+wide, and the square crossings give the width instead."""
+
+
+def line_widths(ink: np.ndarray) -> tuple[float, float]:
+    """The mode of every run length (:func:`stroke_width`) and the line width: that mode,
+    unless the runs of that length are mostly runs across slanted lines (longer than those
+    lines are wide); then the mode of the runs that cross a line square to it (see
+    ``CROSSING_RATIO``), when it is thinner by less than half, so a page of slanted
+    connectors does not read as drawn with thick lines."""
+    ink = np.ascontiguousarray(ink, bool)
+    h, w = ink.shape
+    h_starts, h_lengths = _runs(ink)
+    v_starts, v_lengths = _runs(np.ascontiguousarray(ink.T))
+    lengths = np.concatenate([h_lengths, v_lengths])
+    short = lengths[lengths <= 20]
+    mode = float(max(1, np.bincount(short).argmax())) if short.size else 1.0
+    at_mode = lengths == mode
+    if not at_mode.any():
+        return mode, mode
+    # the run across each run's middle pixel: vertical for a row's run, and the reverse
+    h_mid = h_starts + h_lengths // 2
+    hy, hx = h_mid // (w + 1), h_mid % (w + 1)
+    v_mid = v_starts + v_lengths // 2
+    vx, vy = v_mid // (h + 1), v_mid % (h + 1)
+    square = np.concatenate([
+        _run_through(v_starts, v_lengths, hx * (h + 1) + hy) >= CROSSING_RATIO * h_lengths,
+        _run_through(h_starts, h_lengths, vy * (w + 1) + vx) >= CROSSING_RATIO * v_lengths])
+    if square[at_mode].mean() > 1 - SLANTED_SHARE:
+        return mode, mode
+    runs = lengths[square & (lengths <= 20)]
+    if runs.size < MIN_CROSSINGS:
+        return mode, mode
+    width = float(max(1, np.bincount(runs).argmax()))
+    # Slanted runs only lengthen a line's width, and by less than twice (up to 60 degrees
+    # off square); a square mode outside that is other ink (blur, letter strokes).
+    return mode, (width if mode / 2 <= width < mode else mode)
+
+
+def line_width(ink: np.ndarray) -> float:
+    """Most common line width (see :func:`line_widths`)."""
+    return line_widths(ink)[1]
+
+
 def text_height(ink: np.ndarray, stroke: float | None = None) -> float:
     """Typical text line height, from the heights of letter-sized ink components (frames
     around other components and the dots of dotted lines left out, and filled pieces
-    thicker than a letter stroke when they outnumber the letters); ``stroke`` is the
-    page's line width (measured when not given)."""
+    thicker than a letter stroke when they outnumber the letters; where letters run
+    together into words, from the pieces standing in rows, see ``ROW_LIFT``); ``stroke``
+    is the page's line width (measured when not given)."""
     _, labels, stats, _ = components(ink.astype(np.uint8), 8)
     x, y, w, h = (stats[1:, i] for i in range(4))
     limit = max(12, ink.shape[0] // 8)
@@ -68,7 +143,56 @@ def text_height(ink: np.ndarray, stroke: float | None = None) -> float:
         thin_height = float(np.percentile(h[thin], 75) * 1.25)
         if height > FILLED_LIFT * thin_height:  # icons outnumber the letters of the labels
             return thin_height
+    words = _touching_words(labels, stats[1:], (h >= 5) & (h <= limit) & (w > 3 * h), stroke)
+    pieces = (letters & thin) | words
+    in_rows = _in_rows(stats[1:], pieces)
+    # most pieces stand in rows, yet the top quarter of heights is set by the others
+    if in_rows.sum() >= max(3, ROW_SHARE * pieces.sum()):
+        row_height = float(np.percentile(h[in_rows], 75) * 1.25)
+        if height > ROW_LIFT * row_height:  # outline icons and line pieces outnumber them
+            return row_height
     return height
+
+
+ROW_LIFT = 1.5
+"""The letters standing in rows (words) set the text height instead when the estimate
+from every letter-sized piece is this much higher: the icons and pieces of lines on a
+page whose letters run together into words (serif text) then outnumber the letters."""
+ROW_SHARE = 0.5
+"""... and only when at least this share of the letter-sized pieces stand in rows: a page
+with a few scattered letters (most of its text read as larger pieces) keeps its
+estimate."""
+
+
+def _touching_words(labels: np.ndarray, stats: np.ndarray, wide: np.ndarray, stroke: float
+                    ) -> np.ndarray:
+    """Which ``wide`` components (label - 1) are letters run together into a word: stems
+    rise across many of their columns, as along no line or curve."""
+    out = np.zeros(len(stats), bool)
+    for i in np.flatnonzero(wide).tolist():
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        own = labels[y:y + h, x:x + w] == i + 1
+        out[i] = (own.sum(axis=0) > 2 * stroke + 1).mean() >= 0.3
+    return out
+
+
+def _in_rows(stats: np.ndarray, cand: np.ndarray) -> np.ndarray:
+    """Which ``cand`` components (``x, y, w, h`` rows) have another of about their height
+    beside them on one text line (a letter gap away): letters of a word, not an icon or a
+    piece of a line standing alone."""
+    x, y, w, h = (stats[:, i].astype(float) for i in range(4))
+    out = np.zeros(len(stats), bool)
+    idx = np.flatnonzero(cand)
+    for k in range(0, len(idx), 256):
+        i = idx[k:k + 256, None]
+        j = idx[None, :]
+        gap = np.maximum(x[j] - (x[i] + w[i]), x[i] - (x[j] + w[j]))
+        overlap = np.minimum(y[i] + h[i], y[j] + h[j]) - np.maximum(y[i], y[j])
+        alike = np.maximum(h[i], h[j]) <= 2 * np.minimum(h[i], h[j])
+        near = ((gap <= 0.6 * np.maximum(h[i], h[j]))
+                & (overlap >= 0.5 * np.minimum(h[i], h[j])) & alike & (i != j))
+        out[idx[k:k + 256]] = near.any(axis=1)
+    return out
 
 
 def _thick(ink: np.ndarray, labels: np.ndarray, n: int, stroke: float) -> np.ndarray:
@@ -108,7 +232,13 @@ def _line_dots(stats: np.ndarray, letter_sized: np.ndarray, stroke: float) -> np
     return out
 
 
+def measure_scale(ink: np.ndarray) -> tuple[Scale, float]:
+    """Line width and text height of a page, from its ink mask, and the plain mode of its
+    run lengths (:func:`stroke_width`), which fills thicken every way."""
+    mode, stroke = line_widths(ink)
+    return Scale(stroke=stroke, text_height=text_height(ink, stroke)), mode
+
+
 def estimate_scale(ink: np.ndarray) -> Scale:
-    """Stroke width and text height of a page, from its ink mask."""
-    stroke = stroke_width(ink)
-    return Scale(stroke=stroke, text_height=text_height(ink, stroke))
+    """Line width and text height of a page, from its ink mask."""
+    return measure_scale(ink)[0]

@@ -66,6 +66,46 @@ def test_swatch_rows_find_line_samples_left_of_text():
     assert rows[0][0][0] == 5 and rows[0][0][2] == 45
 
 
+def test_blurred_round_dots_of_a_thick_dotted_swatch_read_as_dotted():
+    import cv2
+
+    ink = np.zeros((60, 140), np.uint8)
+    ink[10:13, 5:45] = 1                          # solid swatch, 3 px thick
+    for x in range(8, 45, 9):                     # dots grown by blur to 7 px round
+        cv2.circle(ink, (x, 41), 3, 1, -1)
+    for y0 in (5, 35):                            # a word of letter-high marks after each
+        for x in range(55, 100, 9):
+            ink[y0:y0 + 12, x:x + 5] = 1
+    rows = swatch_rows(ink.astype(bool), Scale(stroke=3, text_height=12))
+    assert [r[2] for r in rows] == ["solid", "dotted"]
+    # the same-sized letters with a counter ("o") are no dots: no second swatch
+    ring = np.zeros((60, 140), np.uint8)
+    ring[10:13, 5:45] = 1
+    for x in range(8, 45, 9):
+        cv2.circle(ring, (x, 41), 3, 1, 1)
+    for y0 in (5, 35):
+        for x in range(55, 100, 9):
+            ring[y0:y0 + 12, x:x + 5] = 1
+    assert [r[2] for r in swatch_rows(ring.astype(bool), Scale(stroke=3, text_height=12))
+            ] == ["solid"]
+
+
+def test_bold_swatch_thicker_than_two_lines_is_a_line_sample():
+    ink = np.zeros((60, 140), bool)
+    ink[8:15, 5:45] = True                        # bold sample, 7 px for 2 px lines
+    ink[40:42, 5:45] = True                       # plain sample
+    for y0 in (5, 35):                            # a word of letter-high marks after each
+        for x in range(55, 100, 9):
+            ink[y0:y0 + 12, x:x + 5] = True
+    rows = swatch_rows(ink, Scale(stroke=2, text_height=13))
+    assert [r[0][1] for r in rows] == [8, 40]
+    # a word of touching small letters is no bar: it leaves holes in its box
+    ink[8:15, 5:45] = False
+    for x in range(5, 45, 4):
+        ink[8:15, x] = ink[8, x:x + 4] = True
+    assert [r[0][1] for r in swatch_rows(ink, Scale(stroke=2, text_height=13))] == [40]
+
+
 def test_underline_is_no_swatch():
     ink = np.zeros((40, 140), bool)
     for x in range(10, 60, 9):                    # a word ...

@@ -90,3 +90,46 @@ def test_a_few_filled_pieces_beside_many_letters_keep_their_say():
     _letters(p, boxed=False)
     with_fills = estimate_scale(_ink(img)).text_height
     assert with_fills > estimate_scale(_ink(plain)).text_height
+
+
+def test_words_run_together_set_the_text_height_among_outline_icons():
+    # Letters joined into one piece per word (serif feet touching, drawn here as a
+    # baseline stroke): the outline icons and line pieces standing alone then outnumber
+    # the loose letters, and the words standing in rows set the height instead.
+    img, d = canvas(640, 480)
+    for k in range(8):
+        x, y = 20 + 150 * (k % 4), 50 + 110 * (k // 4)
+        d.rectangle((x + 10, y - 20, x + 66, y + 34), outline="black", width=2)  # icon
+        d.rectangle((x + 16, y - 14, x + 60, y + 28), outline="black", width=2)
+        d.text((x, y + 44), "Gateway A", fill="black", font=font(18))
+        x1, _, x2, y2 = d.textbbox((x, y + 44), "Gateway", font=font(18))
+        d.line((x1, y2 - 4, x2, y2 - 4), fill="black", width=1)
+        d.line((x + 100, y + 10, x + 120, y + 60), fill="black", width=2)  # line pieces
+        d.line((x + 130, y + 10, x + 110, y + 70), fill="black", width=2)
+    th = estimate_scale(_ink(img)).text_height
+    assert 12 <= th <= 1.5 * 18  # 18 px text; the icons alone would give over 50
+
+
+def _segment(ink: np.ndarray, p, q, width: float) -> None:
+    """Ink every pixel within half ``width`` of the segment ``p``-``q`` (its true width
+    across, at any angle)."""
+    ys, xs = np.mgrid[:ink.shape[0], :ink.shape[1]]
+    p, q = np.asarray(p, float), np.asarray(q, float)
+    d = q - p
+    t = np.clip(((xs - p[0]) * d[0] + (ys - p[1]) * d[1]) / float(d @ d), 0, 1)
+    ink |= np.hypot(xs - p[0] - t * d[0], ys - p[1] - t * d[1]) <= width / 2
+
+
+def test_line_width_of_slanted_connectors_is_their_width_across():
+    from cvparse.primitives.scale import line_width, stroke_width
+
+    ink = np.zeros((300, 400), bool)
+    for k in range(10):  # lines 3 px wide at about 45 degrees: their row runs are longer
+        _segment(ink, (10 + 35 * k, 10), (60 + 35 * k, 60), 3)
+        _segment(ink, (10 + 35 * k, 290), (70 + 35 * k, 230), 3)
+    for a, b in (((150, 120), (250, 120)), ((150, 180), (250, 180)),
+                 ((150, 120), (150, 180)), ((250, 120), (250, 180))):
+        _segment(ink, a, b, 3)  # one box, its sides square to the axes
+    assert line_width(ink) == 3
+    assert estimate_scale(ink).stroke == 3
+    assert stroke_width(ink) > 3  # every run, slanted ones included, reads them thicker
