@@ -30,7 +30,8 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     ones nearest each end."""
     th = inv.scale.text_height
     lines = [ln for ln in links if ln.a in names and ln.b in names
-             and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"]
+             and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"
+             and not touches_connector_shape(inv, ln, role)]
     if not lines:
         return []
     words = [(k, t) for k, t in enumerate(inv.texts)
@@ -69,6 +70,26 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
                                 entities=[names[ln.a], names[ln.b]],
                                 cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
     return out
+
+
+def touches_connector_shape(inv: Inventory, line: Link, role: dict[int, str | None]) -> bool:
+    """Whether a line between two entities meets the outline of a relationship diamond or
+    IS-A triangle on its way: two lines meeting at that shape's border were traced as one, so
+    the entities are joined through the shape, not directly.  The region's contour is the
+    paper inside the border; a touching line's centre is a border and half a line away."""
+    tol = 3 * inv.scale.stroke + 1
+    pts = np.asarray(line.points, float)
+    for i, r in role.items():
+        if r not in ("relationship", "isa") or i in (line.a, line.b):
+            continue
+        contour = np.asarray(inv.shapes[i].outer.contour, float).reshape(-1, 2)
+        x1, y1, x2, y2 = inv.shapes[i].outer.bbox
+        if (pts[:, 0].max() < x1 - tol or pts[:, 0].min() > x2 + tol
+                or pts[:, 1].max() < y1 - tol or pts[:, 1].min() > y2 + tol):
+            continue
+        if len(contour) and float(dists_to_polyline(contour, pts)[0].min()) <= tol:
+            return True
+    return False
 
 
 def _same_row_words(seed: int, texts: list[TextItem], used: set[int], th: float) -> list[int]:

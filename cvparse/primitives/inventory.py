@@ -76,7 +76,9 @@ def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale
             paper, ink = first, first_ink  # thickening every border: the first pass holds
         else:  # too few letters left whole
             scale = Scale(stroke=again.stroke, text_height=scale.text_height)
-    fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1), gray), gray=gray)
+    # The page seen between two borders on a tinted fill is paper (``page_coloured``).
+    fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1), gray), gray=gray,
+                    background=background_colour(rgb), fills=paper)
     return paper, ink, fine, scale
 
 

@@ -199,13 +199,16 @@ def noise_level(dist: np.ndarray) -> float:
 
 
 def ink_mask(rgb: np.ndarray, paper: np.ndarray, min_contrast: float = 24.0,
-             gray: bool | None = None) -> np.ndarray:
+             gray: bool | None = None, background: tuple[int, int, int] | None = None,
+             fills: np.ndarray | None = None) -> np.ndarray:
     """Boolean mask of ink: pixels unlike their paper, plus borders between paper colours.
 
     The threshold is the larger of the image's noise floor and a fraction of the contrast of
     the darkest strokes, so faint lines on dark backgrounds still count and JPEG ringing
     around text does not flood the page.  ``gray``, when the caller knows it, says whether
     ``rgb`` and ``paper`` both have three equal channels (``paper_map`` of a gray page has).
+    With the page ``background`` and ``fills`` (a paper map wide enough to hold shape fills
+    but no glyphs), page-coloured pixels over a light tint are not ink (``page_coloured``).
     """
     if gray is None:
         gray = is_gray(rgb) and is_gray(paper)
@@ -222,7 +225,67 @@ def ink_mask(rgb: np.ndarray, paper: np.ndarray, min_contrast: float = 24.0,
     flat = np.ascontiguousarray(paper[..., 0]) if gray else paper  # all steps alike
     step[:, 1:] |= _max_channel_step(flat[:, 1:], flat[:, :-1]) > thr
     step[1:] |= _max_channel_step(flat[1:], flat[:-1]) > thr
+    if background is not None and fills is not None:
+        both = ink | step
+        return both & ~page_coloured(rgb, paper, fills, both, background, thr)
     return ink | step
+
+
+TINT_CONTRAST = 3.0
+"""A fill within this many ink thresholds of the page colour is a light tint: nothing
+drawn on it in the page colour would be legible as ink."""
+
+FILL_SHARE = 0.0005
+"""A colour of the wide paper map covering this share of the page (or 64 pixels) is a
+shape fill."""
+
+
+def page_coloured(rgb: np.ndarray, paper: np.ndarray, fills: np.ndarray, ink: np.ndarray,
+                  background: tuple[int, int, int], thr: float) -> np.ndarray:
+    """Pixels of ``ink`` that have the page's own colour while their ``paper`` is not the
+    page's and they lie on a light tint that fills shapes: their ``paper`` is such a tint
+    (a colour covering an area of the wider ``fills`` map), or ``fills`` is one there.
+
+    Near the edge of a tinted fill the median's paper colour is the fill even where the
+    page shows through, e.g. the gap between the two borders of a double shape (the fill
+    stops at the inner border); those pixels are paper, not ink.  Page-coloured text on
+    a strong fill (white on dark) stays ink, and so does the page-side edge of a fill
+    drawn without an outline (its paper is the page's).  The counters of a glyph, whose
+    narrow median mixes ink and page, stay ink: that mix fills no shape, and the wide
+    median there is the page's.
+    """
+    out = np.zeros(ink.shape, bool)
+    bg = np.asarray(background, np.float32)
+    ys, xs = np.nonzero(ink)
+    # Half the ink threshold: a faint border pixel, part way to the page colour, stays.
+    near_page = np.linalg.norm(rgb[ys, xs].astype(np.float32) - bg, axis=1) <= 0.5 * thr
+    ys, xs = ys[near_page], xs[near_page]
+    own = paper[ys, xs].astype(np.float32)
+    off_page = np.linalg.norm(own - bg, axis=1) > thr
+    ys, xs, own = ys[off_page], xs[off_page], own[off_page]
+    if not ys.size:
+        return out  # the usual page: no tint to look for
+    palette = _tint_palette(fills, bg, thr)
+    if not len(palette):
+        return out
+    gap = np.linalg.norm(own[:, None, :] - palette[None, :, :], axis=2).min(axis=1)
+    wide = np.linalg.norm(fills[ys, xs].astype(np.float32) - bg, axis=1)
+    hit = (gap <= 0.5 * thr) | ((wide > thr) & (wide <= TINT_CONTRAST * thr))
+    out[ys[hit], xs[hit]] = True
+    return out
+
+
+def _tint_palette(fills: np.ndarray, bg: np.ndarray, thr: float) -> np.ndarray:
+    """The light tints (``TINT_CONTRAST``) that cover an area of a paper map, K x 3."""
+    flat = fills.reshape(-1, 3)
+    q = (flat // 4).astype(np.int32)
+    keys = q[:, 0] * 4096 + q[:, 1] * 64 + q[:, 2]
+    counts = np.bincount(keys, minlength=64 ** 3)
+    big = np.nonzero(counts >= max(64, FILL_SHARE * len(keys)))[0]
+    colours = np.stack([big // 4096, big // 64 % 64, big % 64], axis=1).astype(np.float32)
+    colours = colours * 4 + 1.5
+    d = np.linalg.norm(colours - bg, axis=1)
+    return colours[(d > thr) & (d <= TINT_CONTRAST * thr)]
 
 
 _GRAY_DISTANCE = np.sqrt((3 * np.arange(256) ** 2).astype(np.float32))

@@ -53,3 +53,42 @@ def test_name_read_in_part_is_extended_over_the_letters_the_line_touches():
     line = Link(0, 1, np.array([[150.0, 20.0], [150.0, 180.0]]))
     got = extend_names(inv, [line], {0: "tes"}, {0: inv.texts[0].bbox})
     assert got == {0: "writes"}
+
+
+def _triangle_page():
+    """Two entity boxes and an IS-A triangle (base up) whose base the two lines from the
+    boxes meet at one point; the triangle's inside as a shape, the boxes as shapes."""
+    from cvparse.primitives.elements import Inventory, Scale, Shape
+    from cvparse.primitives.regions import region_from_mask
+
+    h, w = 200, 400
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [np.array([[162, 102], [238, 102], [200, 138]])], 1)
+    shapes = []
+    for mask in (inside,):
+        region = region_from_mask(mask, 0, 0, int(mask.sum()))
+        shapes.append(Shape(kind="triangle", bbox=region.bbox, interior=region, outer=region))
+    for box in ((10, 20, 90, 50), (310, 20, 390, 50)):
+        m = np.zeros((h, w), np.uint8)
+        m[box[1]:box[3], box[0]:box[2]] = 1
+        region = region_from_mask(m, 0, 0, int(m.sum()))
+        shapes.append(Shape(kind="rect", bbox=region.bbox, interior=region, outer=region))
+    inv = Inventory(width=w, height=h, scale=Scale(stroke=2, text_height=16),
+                    background=(255, 255, 255), shapes=shapes)
+    return inv
+
+
+def test_line_through_a_triangle_corner_is_no_direct_relationship():
+    from cvparse.assembly.er_edges import touches_connector_shape
+
+    inv = _triangle_page()
+    role = {0: "isa", 1: "entity", 2: "entity"}
+    # both lines end on the triangle's base (its border 2 px above the inside): traced as one
+    joined = np.array([[90.0, 40.0], [200.0, 99.0], [310.0, 40.0]])
+    assert touches_connector_shape(inv, Link(1, 2, joined), role)
+    # a line passing well clear of the triangle joins the boxes directly
+    clear = np.array([[90.0, 40.0], [200.0, 70.0], [310.0, 40.0]])
+    assert not touches_connector_shape(inv, Link(1, 2, clear), role)
+    # an attribute ellipse on the way is no connector shape
+    assert not touches_connector_shape(inv, Link(1, 2, joined), {0: "attribute", 1: "entity",
+                                                                 2: "entity"})

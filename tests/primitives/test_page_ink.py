@@ -60,3 +60,60 @@ def test_fill_of_a_small_box_taken_for_ink_is_its_majority_colour():
     ink[:] = False
     ink[12:28, 14:17] = True  # the usual case: the letter is ink
     assert _fill_colour(region, rgb, ink) == (236, 236, 255)
+
+
+def _double_ellipse_page(fill=(218, 232, 245), page=(255, 253, 243)):
+    """A double-bordered ellipse on a cream page, the fill only inside the inner border
+    (as Graphviz draws peripheries=2): the gap between the borders shows the page.
+    Drawn four times larger and shrunk, so edges are smoothed as a renderer smooths them."""
+    import cv2
+    import numpy as np
+
+    rgb = np.zeros((640, 1040, 3), np.uint8)
+    rgb[:] = page
+    centre, inner = (520, 320), (320, 152)
+    cv2.ellipse(rgb, centre, inner, 0, 0, 360, fill, -1)
+    cv2.ellipse(rgb, centre, inner, 0, 0, 360, (30, 60, 120), 5)
+    cv2.ellipse(rgb, centre, (inner[0] + 20, inner[1] + 20), 0, 0, 360, (30, 60, 120), 5)
+    cv2.putText(rgb, "email", (380, 352), cv2.FONT_HERSHEY_SIMPLEX, 2.8, (30, 60, 120), 8)
+    return cv2.resize(rgb, (260, 160), interpolation=cv2.INTER_AREA)
+
+
+def test_page_showing_between_double_borders_on_a_tint_is_no_ink():
+    import cv2
+    import numpy as np
+
+    from cvparse.primitives.paper import background_colour, ink_mask, paper_map
+
+    rgb = _double_ellipse_page()
+    gap = np.zeros(rgb.shape[:2], np.uint8)  # the page pixels between the two borders
+    cv2.ellipse(gap, (130, 80), (80 + 4, 38 + 4), 0, 0, 360, 1, -1)
+    cv2.ellipse(gap, (130, 80), (80 + 1, 38 + 1), 0, 0, 360, 0, -1)
+    gap = gap.astype(bool) & (rgb == rgb[0, 0]).all(axis=2)
+    paper = paper_map(rgb, 9)  # the fine median of thin strokes
+    # without the page colour, the median's tint is the paper of the gap: ink
+    assert np.count_nonzero(ink_mask(rgb, paper)[gap]) > 0.9 * np.count_nonzero(gap)
+    fills = paper_map(rgb, 31)  # the wide median: fills, no glyphs
+    fine = ink_mask(rgb, paper, background=background_colour(rgb), fills=fills)
+    # left: pixels where the median's colour steps (the page side of a fill's edge), and
+    # at the ends, where the narrow median mixes both borders with the fill
+    assert np.count_nonzero(fine[gap]) < 0.25 * np.count_nonzero(gap)
+    assert fine[80 - 38, 130] and fine[80 - 38 - 5, 130]  # both borders stay ink
+    assert np.count_nonzero(fine[70:90, 95:165]) > 50  # and the label
+
+
+def test_page_coloured_text_on_a_strong_fill_stays_ink():
+    import cv2
+    import numpy as np
+
+    from cvparse.primitives.paper import ink_mask
+
+    rgb = np.full((80, 200, 3), 255, np.uint8)
+    rgb[10:70, 10:190] = (40, 60, 110)  # dark header fill, white text
+    cv2.putText(rgb, "Orders", (40, 50), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2)
+    paper = np.zeros_like(rgb)
+    paper[:] = (255, 255, 255)
+    paper[10:70, 10:190] = (40, 60, 110)
+    letters = rgb[20:60, 30:170].min(axis=2) > 200
+    with_bg = ink_mask(rgb, paper, background=(255, 255, 255), fills=paper)[20:60, 30:170]
+    assert with_bg[letters].all()

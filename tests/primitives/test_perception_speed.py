@@ -6,7 +6,7 @@ from cvparse.primitives import freetext
 from cvparse.primitives.elements import Scale
 from cvparse.primitives.inventory import page_ink
 from cvparse.primitives.ocr import read_crops, read_crops_later
-from cvparse.primitives.paper import colour_distance, ink_mask, paper_map
+from cvparse.primitives.paper import background_colour, colour_distance, ink_mask, paper_map
 from cvparse.primitives.scale import estimate_scale
 
 from .plain import plain_distance, plain_ink_mask
@@ -54,7 +54,8 @@ def test_page_ink_matches_the_step_by_step_computation():
         ref_paper = paper_map(rgb, max(15, 2 * first_scale.text_height))
         ref_ink = ink_mask(rgb, ref_paper)
         ref_scale = estimate_scale(ref_ink)
-        ref_fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * ref_scale.stroke + 1)))
+        ref_fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * ref_scale.stroke + 1)),
+                            background=background_colour(rgb), fills=ref_paper)
         assert np.array_equal(paper, ref_paper)
         assert np.array_equal(ink, ref_ink)
         assert np.array_equal(fine, ref_fine)
