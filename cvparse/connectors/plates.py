@@ -69,6 +69,9 @@ def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
         fill = tint & pale[y:y + bh, x:x + bw]
         colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][fill],
                                dist[y:y + bh, x:x + bw][fill], 0.25 * top)
+        if colour is None and _clear_share(fill, strong[y:y + bh, x:x + bw]) >= CLEAR_SHARE:
+            colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][fill],
+                                   dist[y:y + bh, x:x + bw][fill], 0.25 * top, luma=True)
         if (colour is None or _tint_around(inv.image, strong, (x, y, x + bw, y + bh), colour, r)
                 or _outlined(strong[y:y + bh, x:x + bw], r)):
             continue
@@ -116,15 +119,35 @@ def grow_plates(plates: list, texts: list) -> list:
     return out
 
 
-def _uniform_tint(colours: np.ndarray, dist: np.ndarray, most: float, noise: float = 12.0
-                  ) -> np.ndarray | None:
+CLEAR_SHARE = 0.08
+"""Share of a plate's box its tint covers two pixels or more away from its letters: a
+plate has margins and gaps between words; the hue halo JPEG leaves along a dark line
+lies all within a pixel or two of it."""
+
+
+def _clear_share(fill: np.ndarray, strong: np.ndarray) -> float:
+    """Share of the box that is ``fill`` at least two pixels from ``strong`` ink."""
+    away = cv2.distanceTransform((~strong).astype(np.uint8), cv2.DIST_L2, 3) >= 2
+    return float((fill & away).sum()) / max(1, fill.size)
+
+
+def _uniform_tint(colours: np.ndarray, dist: np.ndarray, most: float, noise: float = 12.0,
+                  luma: bool = False) -> np.ndarray | None:
     """The colour most of these pixels share (within JPEG ``noise``) if it is clearly off
     the paper yet pale (at most ``most`` from it): a plate's flat fill, not the colour
-    fringes around dark lines nor an icon's grey body; else None."""
+    fringes around dark lines nor an icon's grey body; else None.
+
+    With ``luma`` the colours are compared in YCrCb: JPEG keeps hue at half resolution,
+    so a tint between dark letters drifts in hue far more than in brightness.
+    """
     if len(colours) == 0 or not 2 * noise <= float(np.median(dist)) <= most:
         return None
     centre = np.median(colours.astype(np.float32), axis=0)
-    if float((np.linalg.norm(colours - centre, axis=1) < noise).mean()) < 0.6:
+    space = colours.astype(np.float32)
+    if luma:
+        space = cv2.cvtColor(np.clip(colours, 0, 255).astype(np.uint8).reshape(-1, 1, 3),
+                             cv2.COLOR_RGB2YCrCb).reshape(-1, 3).astype(np.float32)
+    if float((np.linalg.norm(space - np.median(space, axis=0), axis=1) < noise).mean()) < 0.6:
         return None
     return centre
 

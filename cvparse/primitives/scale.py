@@ -17,6 +17,10 @@ FILLED_LIFT = 1.5
 more than this factor: then they outnumber the letters of a few short labels; a smaller
 lift is within the usual spread of letter and label heights."""
 
+TINY_PAGE_LINES = 3.0
+"""A page is at least this many text heights across (a label, the padding of its box and
+the margins): caps the default text height on a page too small for it."""
+
 
 def _run_lengths(mask: np.ndarray) -> np.ndarray:
     """Lengths of all horizontal runs of True in ``mask``."""
@@ -135,8 +139,8 @@ def text_height(ink: np.ndarray, stroke: float | None = None) -> float:
     if stroke is None:
         stroke = stroke_width(ink)
     letters = ok & ~frames & ~_line_dots(stats[1:], ok, stroke)
-    if letters.sum() < 3:
-        return 16.0
+    if letters.sum() < 3:  # too few to measure: a usual size, if the page can hold it
+        return min(16.0, min(ink.shape) / TINY_PAGE_LINES)
     height = float(np.percentile(h[letters], 75) * 1.25)
     thin = letters & ~_thick(ink, labels, len(h), stroke)
     if thin.sum() >= 3:

@@ -318,3 +318,38 @@ def test_gap_on_a_tight_curve_is_bridged_though_its_ends_are_not_opposed():
     # but not two lines meeting at a right angle across the same gap
     corner = [np.array([[0.0, 100], [90, 100]]), np.array([[100.0, 110], [100, 200]])]
     assert len(bridge_gaps(corner, 18, 10, 3)[0]) == 2
+
+
+def _jpeg(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` saved as JPEG and read back (colour kept at half resolution)."""
+    data = cv2.imencode(".jpg", rgb[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
+    return np.ascontiguousarray(cv2.imdecode(data, cv2.IMREAD_COLOR)[..., ::-1])
+
+
+def test_tinted_plate_whose_hue_jpeg_smeared_between_its_letters_is_found():
+    # a pale yellow plate barely taller than its dark blue word, on a dark red line
+    rgb = _page(300, 300)
+    cv2.line(rgb, (150, 20), (150, 280), (163, 21, 21), 2)
+    cv2.rectangle(rgb, (126, 142), (174, 158), (255, 242, 204), -1)
+    cv2.putText(rgb, "Invalid", (128, 155), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (11, 42, 74), 1,
+                cv2.LINE_AA)
+    rgb = _jpeg(rgb)
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    plates = label_plates(inv)
+    assert len(plates) == 1
+    x1, y1, x2, y2 = plates[0]
+    assert x1 <= 128 and x2 >= 172 and y1 <= 144 and y2 >= 156
+
+
+def test_hue_halo_along_dark_dots_on_a_tinted_page_is_no_plate():
+    # a dotted and a bold line close together on a yellow page: the hue JPEG smears
+    # round them is flat and pale like a plate's tint, but lies all along the ink
+    rgb = np.full((200, 300, 3), (228, 254, 105), np.uint8)
+    for x in range(20, 280, 7):
+        cv2.rectangle(rgb, (x, 100), (x + 2, 102), (51, 51, 51), -1)
+    cv2.line(rgb, (20, 111), (280, 111), (51, 51, 51), 4)
+    rgb = _jpeg(rgb)
+    inv = build_inventory(rgb, ocr=False)
+    inv.image = rgb
+    assert label_plates(inv) == []

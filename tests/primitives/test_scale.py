@@ -133,3 +133,17 @@ def test_line_width_of_slanted_connectors_is_their_width_across():
     assert line_width(ink) == 3
     assert estimate_scale(ink).stroke == 3
     assert stroke_width(ink) > 3  # every run, slanted ones included, reads them thicker
+
+
+def test_too_few_letters_on_a_tiny_page_keep_a_text_height_the_page_can_hold():
+    # one boxed letter on a page 38 px wide: the usual 16 px would not fit its box
+    img, d = canvas(38, 160)
+    d.rectangle((6, 8, 20, 48), outline="black", width=1)
+    d.text((9, 14), "F", fill="black", font=font(11))
+    s = estimate_scale(_ink(img))
+    assert s.text_height <= 38 / 3
+    # on a page of usual size the default stands
+    big, b = canvas(320, 200)
+    b.rectangle((6, 8, 60, 48), outline="black", width=1)
+    b.text((20, 14), "F", fill="black", font=font(11))
+    assert estimate_scale(_ink(big)).text_height == 16.0
