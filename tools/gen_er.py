@@ -35,6 +35,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import er_vocab as V  # noqa: E402
+import wordfilter  # noqa: E402
 
 from cvparse.model import Entity, ERSchema, IsA, Relationship, document_from_dict  # noqa: E402
 
@@ -1128,6 +1129,8 @@ def generate(split: str, seed: int, count: int, out: Path, avoid: set[str] = fro
     """Write ``count`` items of a split to ``out`` (PNG + JSON + manifest.json).  With
     ``looks`` item i gets ``looks[i * len(looks) // count]`` (equal runs of consecutive
     items, so each look meets several tiers)."""
+    wordfilter.check_vocabulary(wordfilter.vocabulary_strings(
+        [V.load_domains()] + [v for k, v in vars(V).items() if k.isupper()]), "er_vocab.py")
     out.mkdir(parents=True, exist_ok=True)
     for old in list(out.glob("er_*.png")) + list(out.glob("er_*.json")):
         old.unlink()

@@ -34,6 +34,7 @@ from pathlib import Path
 from looks import parse_looks  # tools/ is on sys.path when run as a script
 
 import flowchart_vocab as vocab
+import wordfilter
 
 TOOLS = Path(__file__).resolve().parent
 REPO = TOOLS.parent
@@ -151,8 +152,9 @@ def make_flowlearn_chart(rng: random.Random, subset: str, words: list[str]) -> C
     else:
         labels = []
         while len(labels) < n:
-            text = " ".join(rng.sample(words, rng.choices((1, 2, 3, 4, 5),
-                                                          weights=(3, 3, 2, 1, 1))[0]))
+            drawn = rng.sample(words, rng.choices((1, 2, 3, 4, 5), weights=(3, 3, 2, 1, 1))[0])
+            # blocked words are swapped after the draw, so the RNG stream is unchanged
+            text = " ".join(wordfilter.clean_sample(drawn, words))
             if text not in labels:
                 labels.append(text)
     nodes = [ChartNode(f"entity{i}", labels[i], "round_rect") for i in range(n)]
@@ -433,6 +435,8 @@ def build_split(split: str, seed: int, counts: tuple[int, int, int], out: Path,
     ``looks`` the subsets interleave (word, char, mixed, word, ...) and chart i gets look
     ``looks[i * len(looks) // count]``."""
     words = load_words()
+    wordfilter.check_vocabulary(wordfilter.vocabulary_strings(
+        [v for k, v in vars(vocab).items() if k.isupper()]), "flowchart_vocab.py")
     plan = ["word"] * counts[0] + ["char"] * counts[1] + ["mixed"] * counts[2]
     if looks:
         plan = [("word", "char", "mixed")[i % 3] for i in range(len(plan))]

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from looks import parse_looks  # tools/ is on sys.path when run as a script
+import wordfilter
 
 import PIL
 import shapely
@@ -1176,6 +1177,7 @@ def generate(split: str, seed: int, count: int, out: Path, overlay_dir: Path | N
     With ``looks`` item i gets look ``looks[i * len(looks) // count]`` (equal runs of
     consecutive items, so each look meets several domains) and a "style" key."""
     vocab = json.loads(VOCAB_PATH.read_text())
+    wordfilter.check_vocabulary(wordfilter.vocabulary_strings(vocab), VOCAB_PATH.name)
     base_fonts = load_fonts()
     out.mkdir(parents=True, exist_ok=True)
     items = []

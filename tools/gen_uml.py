@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from looks import parse_looks  # tools/ is on sys.path when run as a script
+import wordfilter
 
 from PIL import Image
 
@@ -129,8 +130,10 @@ class Diagram:
 # --- diagram construction ---------------------------------------------------------------------
 
 def load_vocab(path: Path = VOCAB_PATH) -> dict:
-    """Read the prior vocabulary (chains in prior-conform direction)."""
-    return json.loads(path.read_text())
+    """Read the prior vocabulary (chains in prior-conform direction); no blocked words."""
+    vocab = json.loads(path.read_text())
+    wordfilter.check_vocabulary(wordfilter.vocabulary_strings(vocab), path.name)
+    return vocab
 
 
 def initials(name: str) -> str:
