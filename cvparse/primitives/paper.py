@@ -256,33 +256,39 @@ def page_coloured(rgb: np.ndarray, paper: np.ndarray, fills: np.ndarray, ink: np
     """
     out = np.zeros(ink.shape, bool)
     bg = np.asarray(background, np.float32)
-    ys, xs = np.nonzero(ink)
     # Half the ink threshold: a faint border pixel, part way to the page colour, stays.
-    near_page = np.linalg.norm(rgb[ys, xs].astype(np.float32) - bg, axis=1) <= 0.5 * thr
-    ys, xs = ys[near_page], xs[near_page]
+    ys, xs = np.nonzero((colour_distance(rgb, background) <= 0.5 * thr) & ink)
     own = paper[ys, xs].astype(np.float32)
-    off_page = np.linalg.norm(own - bg, axis=1) > thr
-    ys, xs, own = ys[off_page], xs[off_page], own[off_page]
+    off_page = np.linalg.norm(own - bg, axis=1)
+    wide = np.linalg.norm(fills[ys, xs].astype(np.float32) - bg, axis=1)
+    on_wide_tint = (wide > thr) & (wide <= TINT_CONTRAST * thr)
+    # a paper colour half a threshold from a tint is at most this far from the page
+    maybe = (off_page > thr) & ((off_page <= (TINT_CONTRAST + 0.5) * thr) | on_wide_tint)
+    ys, xs, own, on_wide_tint = ys[maybe], xs[maybe], own[maybe], on_wide_tint[maybe]
     if not ys.size:
         return out  # the usual page: no tint to look for
     palette = _tint_palette(fills, bg, thr)
     if not len(palette):
         return out
     gap = np.linalg.norm(own[:, None, :] - palette[None, :, :], axis=2).min(axis=1)
-    wide = np.linalg.norm(fills[ys, xs].astype(np.float32) - bg, axis=1)
-    hit = (gap <= 0.5 * thr) | ((wide > thr) & (wide <= TINT_CONTRAST * thr))
+    hit = (gap <= 0.5 * thr) | on_wide_tint
     out[ys[hit], xs[hit]] = True
     return out
 
 
 def _tint_palette(fills: np.ndarray, bg: np.ndarray, thr: float) -> np.ndarray:
     """The light tints (``TINT_CONTRAST``) that cover an area of a paper map, K x 3."""
-    flat = fills.reshape(-1, 3)
-    q = (flat // 4).astype(np.int32)
-    keys = q[:, 0] * 4096 + q[:, 1] * 64 + q[:, 2]
-    counts = np.bincount(keys, minlength=64 ** 3)
-    big = np.nonzero(counts >= max(64, FILL_SHARE * len(keys)))[0]
-    colours = np.stack([big // 4096, big // 64 % 64, big % 64], axis=1).astype(np.float32)
+    n = fills.shape[0] * fills.shape[1]
+    if is_gray(fills):  # one channel holds the counts: 64 bins, not 64 ** 3
+        counts = np.bincount((np.ascontiguousarray(fills[..., 0]) // 4).ravel(), minlength=64)
+        big = np.nonzero(counts >= max(64, FILL_SHARE * n))[0]
+        colours = np.stack([big, big, big], axis=1).astype(np.float32)
+    else:
+        q = (fills.reshape(-1, 3) // 4).astype(np.int32)
+        keys = q[:, 0] * 4096 + q[:, 1] * 64 + q[:, 2]
+        counts = np.bincount(keys, minlength=64 ** 3)
+        big = np.nonzero(counts >= max(64, FILL_SHARE * n))[0]
+        colours = np.stack([big // 4096, big // 64 % 64, big % 64], axis=1).astype(np.float32)
     colours = colours * 4 + 1.5
     d = np.linalg.norm(colours - bg, axis=1)
     return colours[(d > thr) & (d <= TINT_CONTRAST * thr)]
