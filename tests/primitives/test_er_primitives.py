@@ -21,7 +21,7 @@ from cvparse.primitives.underline import erase_underlines, find_underlines
 from cvparse.primitives.wordjoin import join_label, underscore_gaps
 
 
-def _text_crop(underline: bool) -> np.ndarray:
+def label_crop(underline: bool) -> np.ndarray:
     img = np.full((30, 120), 255, np.uint8)
     cv2.putText(img, "abcdef", (4, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 0, 2)
     if underline:
@@ -30,15 +30,15 @@ def _text_crop(underline: bool) -> np.ndarray:
 
 
 def test_underline_found_under_text_and_erased():
-    lines = find_underlines(_text_crop(True), stroke=2, min_length=16)
+    lines = find_underlines(label_crop(True), stroke=2, min_length=16)
     assert len(lines) == 1 and lines[0].y1 >= 23
-    erased = erase_underlines(_text_crop(True), lines)
+    erased = erase_underlines(label_crop(True), lines)
     assert (erased[24:26, 10:90] == 255).all()
     assert (erased[:22] < 128).any()  # the letters stay
 
 
 def test_no_underline_under_plain_text():
-    assert find_underlines(_text_crop(False), stroke=2, min_length=16) == []
+    assert find_underlines(label_crop(False), stroke=2, min_length=16) == []
 
 
 def _words_crop(underscore: bool) -> tuple[np.ndarray, list[Word]]:
@@ -202,7 +202,7 @@ def test_ligature_bar_and_baseline_serifs_are_no_underline():
     bar[14:24, 70:100] = 0              # a letter body beside
     assert find_underlines(bar, stroke=2, min_length=16) == []
     # "skill": serifs run together along the baseline, but not under the first letter.
-    serifs = _text_crop(False)
+    serifs = label_crop(False)
     serifs[22:24, 40:110] = 0
     assert find_underlines(serifs, stroke=2, min_length=16) == []
 
@@ -230,21 +230,21 @@ def _label_region(filled: np.ndarray):
 
 
 def test_label_letter_outside_a_cut_region_is_kept():
-    from cvparse.primitives.inventory import _text_crop
+    from cvparse.primitives.labelcrop import label_crop
 
     rgb = np.full((40, 160, 3), 255, np.uint8)
     for x in range(20, 120, 14):  # a row of glyph-sized blocks, the last at x=118
         rgb[14:26, x:x + 8] = 0
     filled = np.zeros((40, 160), bool)
     filled[4:36, 6:116] = True  # a crossing line cut the region short of the last letter
-    crop = _text_crop(rgb, rgb.min(axis=2) < 128, (255, 255, 255), _label_region(filled), 2.0,
+    crop = label_crop(rgb, rgb.min(axis=2) < 128, (255, 255, 255), _label_region(filled), 2.0,
                       16.0)
     n = cv2.connectedComponents((crop < 128).astype(np.uint8))[0] - 1
     assert n == 8  # 7 letters inside + the one cut off
 
 
 def test_border_remnant_is_still_dropped_from_a_label():
-    from cvparse.primitives.inventory import _text_crop
+    from cvparse.primitives.labelcrop import label_crop
 
     rgb = np.full((40, 160, 3), 255, np.uint8)
     rgb[14:26, 40:48] = 0
@@ -252,7 +252,7 @@ def test_border_remnant_is_still_dropped_from_a_label():
     rgb[2:38, 8:10] = 0  # a long stroke along the border: taller than any letter
     filled = np.zeros((40, 160), bool)
     filled[3:37, 6:150] = True
-    crop = _text_crop(rgb, rgb.min(axis=2) < 128, (255, 255, 255), _label_region(filled), 2.0,
+    crop = label_crop(rgb, rgb.min(axis=2) < 128, (255, 255, 255), _label_region(filled), 2.0,
                       16.0)
     assert cv2.connectedComponents((crop < 128).astype(np.uint8))[0] - 1 == 2
 

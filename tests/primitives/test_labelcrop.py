@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from cvparse.primitives.inventory import _text_crop, crossing_lines, erase_lines
+from cvparse.primitives.labelcrop import crossing_lines, erase_lines, label_crop
 from cvparse.primitives.regions import Region
 
 STROKE, TEXT = 2.0, 16.0
@@ -25,7 +25,7 @@ def _region() -> Region:
 
 
 def _crop(rgb: np.ndarray) -> np.ndarray:
-    return _text_crop(rgb, rgb.min(axis=2) < 128, (255, 255, 255), _region(), STROKE, TEXT)
+    return label_crop(rgb, rgb.min(axis=2) < 128, (255, 255, 255), _region(), STROKE, TEXT)
 
 
 def _blocks(rgb: np.ndarray, xs: list[int]) -> None:
