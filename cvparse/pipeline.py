@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from .assembly.kind import assemble, graph_kind, guess_kind
-from .assembly.uml import class_boxes
+from .assembly.uml_classes import class_boxes
 from .connectors.attach import attach_ends
 from .connectors.elements import Connector
 from .connectors.markers import classify_ends

@@ -5,9 +5,9 @@ import cv2
 import numpy as np
 import pytest
 
-from cvparse.assembly.uml import _class_name, _name_crop
-from cvparse.primitives.glyphs import REPEATS, repeat_glyph, repeated_letter
+from cvparse.assembly.uml_classes import _class_name, _name_crop
 from cvparse.pipeline import parse
+from cvparse.primitives.glyphs import REPEATS, repeat_glyph, repeated_letter
 from tests.primitives.synth import canvas, font, to_array
 
 

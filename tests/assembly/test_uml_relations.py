@@ -2,7 +2,8 @@
 
 import pytest
 
-from cvparse.assembly.uml import _identifier, _relation
+from cvparse.assembly.uml import _relation
+from cvparse.assembly.uml_classes import _identifier
 
 
 @pytest.mark.parametrize("style, markers, expected", [

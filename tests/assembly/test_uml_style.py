@@ -3,7 +3,8 @@
 import numpy as np
 from PIL import Image, ImageDraw
 
-from cvparse.assembly.uml import _drawn_marker, _end_window, _half_diamond, _name_crop
+from cvparse.assembly.uml import _drawn_marker, _end_window, _half_diamond
+from cvparse.assembly.uml_classes import _name_crop
 from cvparse.connectors.markers import read_end_symbols, width_profile
 
 STROKE, TH = 3.0, 11.0
