@@ -151,15 +151,20 @@ def _label_on_line(rgb, x1, y1, x2, y2, text="Yes"):
                 cv2.LINE_AA)
 
 
-def test_label_on_a_pale_plate_over_a_line_is_bridged():
-    rgb = _page(300, 300)
-    cv2.line(rgb, (150, 20), (150, 280), INK, 2)
-    _label_on_line(rgb, 134, 140, 168, 160)
+def _only_plate(rgb: np.ndarray):
+    """The page's inventory (no OCR) and the box of its one label plate."""
     inv = build_inventory(rgb, ocr=False)
     inv.image = rgb
     plates = label_plates(inv)
     assert len(plates) == 1
-    x1, y1, x2, y2 = plates[0]
+    return inv, plates[0]
+
+
+def test_label_on_a_pale_plate_over_a_line_is_bridged():
+    rgb = _page(300, 300)
+    cv2.line(rgb, (150, 20), (150, 280), INK, 2)
+    _label_on_line(rgb, 134, 140, 168, 160)
+    inv, (x1, y1, x2, y2) = _only_plate(rgb)
     assert x1 <= 136 and x2 >= 166 and y1 <= 142 and y2 >= 158
     conns = trace_connectors(inv)
     assert len(conns) == 1
@@ -333,12 +338,7 @@ def test_tinted_plate_whose_hue_jpeg_smeared_between_its_letters_is_found():
     cv2.rectangle(rgb, (126, 142), (174, 158), (255, 242, 204), -1)
     cv2.putText(rgb, "Invalid", (128, 155), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (11, 42, 74), 1,
                 cv2.LINE_AA)
-    rgb = _jpeg(rgb)
-    inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
-    plates = label_plates(inv)
-    assert len(plates) == 1
-    x1, y1, x2, y2 = plates[0]
+    _, (x1, y1, x2, y2) = _only_plate(_jpeg(rgb))
     assert x1 <= 128 and x2 >= 172 and y1 <= 144 and y2 >= 156
 
 
