@@ -15,8 +15,8 @@ import numpy as np
 
 from .dashrows import cut_run_ends, dash_runs, extend_runs, in_words, line_piece, run_gaps
 from .elements import Scale, Shape
-from .paper import colour_distance
 from .labelling import components
+from .paper import colour_distance
 from .strokes import hull_share, is_straight_stroke, solid
 
 

@@ -416,7 +416,8 @@ def crossed_boxes(pieces: list[Region], ink: np.ndarray, stroke: float, text_hei
                   ) -> tuple[list[tuple[Region, str, float]], set[int]]:
     """Boxes cut whole by straight lines drawn across them: up to ``max_parts``
     neighbouring pieces (a line width apart) whose union fits a box, whose outline is
-    inked all round, and whose every cut runs on past the box at both ends.
+    inked all round, and whose every cut runs on straight past the box at one end at
+    least (a connector may start on the corner it is drawn through).
 
     A wall shared by two boxes side by side ends at their outline, and a gap between
     lines has no outline drawn where it opens onto paper; a connector crossing a box
@@ -481,7 +482,7 @@ def crossed_boxes(pieces: list[Region], ink: np.ndarray, stroke: float, text_hei
 def _cut_through(box: Region, parts: list[Region], ink: np.ndarray, reach: int,
                  text_height: float, min_border: float) -> bool:
     """Whether ``box`` (the union of ``parts``) has its outline inked all round and is cut
-    only by lines that run on past it at both ends of every cut."""
+    only by lines that run on past it, at one end of every cut at least."""
     x1, y1, x2, y2 = box.bbox
     h, w = ink.shape
     if x1 < reach or y1 < reach or x2 + reach > w or y2 + reach > h:
