@@ -22,27 +22,16 @@ TINY_PAGE_LINES = 3.0
 the margins): caps the default text height on a page too small for it."""
 
 
-def _run_lengths(mask: np.ndarray) -> np.ndarray:
-    """Lengths of all horizontal runs of True in ``mask``."""
-    m = mask.astype(np.int8)
-    pad = np.zeros((m.shape[0], 1), np.int8)
-    d = np.diff(np.hstack([pad, m, pad]), axis=1)
-    starts = np.flatnonzero(d == 1)
-    ends = np.flatnonzero(d == -1)
-    return ends - starts
-
-
 def stroke_width(ink: np.ndarray) -> float:
     """Most common line width: the mode of horizontal and vertical ink run lengths."""
-    # OpenCV transposes a mask several times faster than numpy copies a transposed view.
-    columns = (cv2.transpose(np.ascontiguousarray(ink).view(np.uint8)) if ink.dtype == bool
-               else ink.T)
-    runs = np.concatenate([_run_lengths(ink), _run_lengths(columns)])
-    runs = runs[runs <= 20]
-    if runs.size == 0:
-        return 1.0
-    counts = np.bincount(runs)
-    return float(max(1, counts.argmax()))
+    _, h_lengths, _, v_lengths = _row_and_column_runs(ink)
+    return _mode(np.concatenate([h_lengths, v_lengths]))
+
+
+def _mode(lengths: np.ndarray) -> float:
+    """The commonest run length of 20 pixels or less (1 when there is none)."""
+    short = lengths[lengths <= 20]
+    return float(max(1, np.bincount(short).argmax())) if short.size else 1.0
 
 
 CROSSING_RATIO = 3.0
@@ -62,6 +51,15 @@ def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     d = np.diff(np.concatenate([[False], m.ravel(), [False]]).astype(np.int8))
     starts = np.flatnonzero(d == 1)
     return starts, np.flatnonzero(d == -1) - starts
+
+
+def _row_and_column_runs(ink: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_runs` of a mask's rows, then of its columns (runs of its transpose)."""
+    ink = np.ascontiguousarray(ink, bool)
+    # OpenCV transposes a mask several times faster than numpy copies a transposed view.
+    columns = cv2.transpose(ink.view(np.uint8)).view(bool)
+    return (*_runs(ink), *_runs(columns))
 
 
 def _run_through(starts: np.ndarray, lengths: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -85,13 +83,10 @@ def line_widths(ink: np.ndarray) -> tuple[float, float]:
     lines are wide); then the mode of the runs that cross a line square to it (see
     ``CROSSING_RATIO``), when it is thinner by less than half, so a page of slanted
     connectors does not read as drawn with thick lines."""
-    ink = np.ascontiguousarray(ink, bool)
     h, w = ink.shape
-    h_starts, h_lengths = _runs(ink)
-    v_starts, v_lengths = _runs(np.ascontiguousarray(ink.T))
+    h_starts, h_lengths, v_starts, v_lengths = _row_and_column_runs(ink)
     lengths = np.concatenate([h_lengths, v_lengths])
-    short = lengths[lengths <= 20]
-    mode = float(max(1, np.bincount(short).argmax())) if short.size else 1.0
+    mode = _mode(lengths)
     at_mode = lengths == mode
     if not at_mode.any():
         return mode, mode

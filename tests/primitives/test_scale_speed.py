@@ -1,8 +1,17 @@
-"""``stroke_width`` reads the vertical runs from an OpenCV transpose: the same widths."""
+"""``stroke_width`` (runs of the flattened mask, columns from an OpenCV transpose) gives
+the widths of the plain row-by-row formula."""
 
 import numpy as np
 
-from cvparse.primitives.scale import _run_lengths, stroke_width
+from cvparse.primitives.scale import stroke_width
+
+
+def _run_lengths(mask):
+    """Lengths of all horizontal runs of True in ``mask``, row by row."""
+    m = mask.astype(np.int8)
+    pad = np.zeros((m.shape[0], 1), np.int8)
+    d = np.diff(np.hstack([pad, m, pad]), axis=1)
+    return np.flatnonzero(d == -1) - np.flatnonzero(d == 1)
 
 
 def _plain_stroke_width(ink):
