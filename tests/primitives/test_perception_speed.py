@@ -9,7 +9,7 @@ from cvparse.primitives.ocr import read_crops, read_crops_later
 from cvparse.primitives.paper import background_colour, colour_distance, ink_mask, paper_map
 from cvparse.primitives.scale import estimate_scale
 
-from .plain import plain_distance, plain_ink_mask
+from .plain import plain_distance, plain_head_sides, plain_ink_mask
 from .synth import canvas, font, to_array
 
 
@@ -62,35 +62,6 @@ def test_page_ink_matches_the_step_by_step_computation():
         assert scale == ref_scale
 
 
-def _plain_head_sides(near, tip, back, scale):
-    h, w = near.shape
-    bx, by = float(back[0]), float(back[1])
-    norm = max(1e-6, float(np.hypot(bx, by)))
-    bx, by = bx / norm, by / norm
-    reach = int(round(1.2 * scale.text_height))
-    least = max(4, int(round(0.4 * scale.text_height)))
-    k = np.arange(1, reach + 1)
-    found = []
-    for sign in (1, -1):
-        best = (0, 0, None)
-        for deg in range(15, 65, 5):
-            a = np.deg2rad(sign * deg)
-            dx, dy = bx * np.cos(a) - by * np.sin(a), bx * np.sin(a) + by * np.cos(a)
-            px = np.round(tip[0] + k * dx).astype(int)
-            py = np.round(tip[1] + k * dy).astype(int)
-            inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-            hit = np.zeros(len(k), bool)
-            hit[inside] = near[py[inside], px[inside]]
-            run = int(np.argmin(hit)) if not hit.all() else len(k)
-            if run >= least and run > best[0]:
-                best = (run, deg, (int(px[run - 1]), int(py[run - 1])))
-        found.append(best)
-    (r1, d1, e1), (r2, d2, e2) = found
-    if e1 is None or e2 is None or abs(d1 - d2) > 15 or min(r1, r2) < 0.5 * max(r1, r2):
-        return []
-    return [e1, e2]
-
-
 def test_head_sides_vectorised_matches_ray_by_ray():
     img, draw = canvas(200, 160, bg=(255, 255, 255))
     draw.line((20, 80, 150, 80), fill=(0, 0, 0), width=2)
@@ -106,7 +77,7 @@ def test_head_sides_vectorised_matches_ray_by_ray():
         tips += [((int(x), int(y)), (int(a), int(b))) for x, y, a, b in
                  rng.integers(-20, 200, (40, 4))]
         for tip, back in tips:
-            want = _plain_head_sides(near, tip, back, scale)
+            want = plain_head_sides(near, tip, back, scale)
             assert freetext._head_sides(near, tip, back, scale) == want
             hits += bool(want)
     assert hits > 0

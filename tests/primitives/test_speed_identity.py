@@ -8,14 +8,11 @@ import numpy as np
 
 from cvparse.primitives.double import coverage_profile
 from cvparse.primitives.elements import Scale
-from cvparse.primitives.freetext import (
-    _HEAD_COS,
-    _HEAD_DEGREES,
-    _HEAD_SIN,
-    _head_sides_many,
-)
+from cvparse.primitives.freetext import _head_sides_many
 from cvparse.primitives.inventory import _masked_median
 from cvparse.primitives.regions import Region
+
+from .plain import plain_head_sides
 
 
 def _plain_profile(region: Region, ink: np.ndarray, max_dist: int) -> np.ndarray:
@@ -62,37 +59,6 @@ def test_masked_median_matches_numpy_median():
         assert _masked_median(crop, mask) == want
 
 
-def _plain_head_sides(near: np.ndarray, tip, back, scale: Scale) -> list:
-    """The arrowhead-side search of one line end, one ray at a time."""
-    h, w = near.shape
-    bx, by = float(back[0]), float(back[1])
-    norm = max(1e-6, float(np.hypot(bx, by)))
-    bx, by = bx / norm, by / norm
-    reach = int(round(1.2 * scale.text_height))
-    least = max(4, int(round(0.4 * scale.text_height)))
-    k = np.arange(1, reach + 1)
-    found = []
-    for side in (0, 1):
-        best = (0, 0, None)
-        for i, deg in enumerate(_HEAD_DEGREES):
-            j = side * len(_HEAD_DEGREES) + i
-            dx = bx * _HEAD_COS[j] - by * _HEAD_SIN[j]
-            dy = bx * _HEAD_SIN[j] + by * _HEAD_COS[j]
-            px = np.round(tip[0] + k * dx).astype(int)
-            py = np.round(tip[1] + k * dy).astype(int)
-            run = 0
-            while run < reach and 0 <= px[run] < w and 0 <= py[run] < h \
-                    and near[py[run], px[run]]:
-                run += 1
-            if run >= least and run > best[0]:
-                best = (run, deg, (int(px[run - 1]), int(py[run - 1])))
-        found.append(best)
-    (r1, d1, e1), (r2, d2, e2) = found
-    if e1 is None or e2 is None or abs(d1 - d2) > 15 or min(r1, r2) < 0.5 * max(r1, r2):
-        return []
-    return [e1, e2]
-
-
 def test_head_sides_many_matches_end_by_end_search():
     rng = np.random.default_rng(3)
     scale = Scale(stroke=2.0, text_height=14.0)
@@ -104,6 +70,6 @@ def test_head_sides_many_matches_end_by_end_search():
         tips[:, 1] %= 120
         backs = rng.integers(-10, 11, (40, 2)).astype(np.int64)
         got = _head_sides_many(near, tips, backs, scale)
-        want = [_plain_head_sides(near, t, bk, scale) for t, bk in zip(tips, backs)]
+        want = [plain_head_sides(near, t, bk, scale) for t, bk in zip(tips, backs)]
         assert got == want
         assert any(got) and not all(got)  # both outcomes exercised
