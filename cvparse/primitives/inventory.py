@@ -49,12 +49,14 @@ MAX_STROKE = 0.35
 measured fills or a dark page, not lines."""
 
 
-def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale]:
+def page_ink(rgb: np.ndarray, background: tuple[int, int, int] | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale]:
     """Paper map, ink mask, fine ink mask and scale.
 
     The wide median (twice the text height) erases text and filled arrowheads, so its ink
     holds them whole; the fine median (a few strokes wide) follows the corners of filled
-    shapes, so its ink outlines shapes exactly.
+    shapes, so its ink outlines shapes exactly.  ``background`` is the page colour
+    (:func:`background_colour`) when the caller has it already.
     """
     gray = is_gray(rgb)
     first = paper_map(rgb, 15, gray)
@@ -78,7 +80,8 @@ def page_ink(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Scale
             scale = Scale(stroke=again.stroke, text_height=scale.text_height)
     # The page seen between two borders on a tinted fill is paper (``page_coloured``).
     fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1), gray), gray=gray,
-                    background=background_colour(rgb), fills=paper)
+                    background=background_colour(rgb) if background is None else background,
+                    fills=paper)
     return paper, ink, fine, scale
 
 
@@ -182,10 +185,10 @@ def _grow(region: Region, rgb: np.ndarray, ink: np.ndarray, fine_k: int,
 def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
     """Find every closed shape of a page, classify it and read its label."""
     h, w = rgb.shape[:2]
-    paper, ink, fine, scale = page_ink(rgb)
+    bg = background_colour(rgb)
+    paper, ink, fine, scale = page_ink(rgb, bg)
     min_area = max(60.0, min(1.2 * scale.text_height ** 2, 40 * scale.stroke ** 2))
     fine_k = max(7, int(4 * scale.stroke + 1))
-    bg = background_colour(rgb)
     raw = enclosed_regions(fine, max(20.0, min(0.5 * scale.text_height ** 2,
                                                20 * scale.stroke ** 2)))
     # The fine median rounds the corners of a small box off its region: one nearly big
