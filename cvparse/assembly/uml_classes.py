@@ -3,6 +3,7 @@ cropped (icons, badges and specks left out) and read with batched OCR."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import cv2
@@ -36,11 +37,18 @@ def class_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
     return find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
 
 
+def _within(rect: tuple[int, int, int, int], inset: int) -> tuple[int, int, int, int]:
+    """The crop ``x1, y1, x2, y2`` (ends exclusive) of a compartment ``rect`` whose sides are
+    border line centres, kept ``inset`` pixels off every side alike (a letter one pixel
+    from the right border of a tight box, in small text, stays in)."""
+    x1, y1, x2, y2 = rect
+    return x1 + inset, y1 + inset, x2 - inset + 1, y2 - inset + 1
+
+
 def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int,
                       icons: list[tuple[int, int, int, int]]) -> np.ndarray:
     """Dark-on-white crop of the text in a compartment; coloured marks and icons erased."""
-    x1, y1, x2, y2 = rect
-    x1, y1, x2, y2 = x1 + inset, y1 + inset, x2 - inset, y2 - inset
+    x1, y1, x2, y2 = _within(rect, inset)
     if x2 - x1 < 3 or y2 - y1 < 3:
         return np.full((2, 2), 255, np.uint8)
     sub = rgb[y1:y2, x1:x2]
@@ -121,8 +129,7 @@ def _name_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int) -> 
     compartment); ink is whatever differs clearly from it.  Contrast is stretched to the
     text's own ink so that light or coloured names read as well as black ones.
     """
-    x1, y1, x2, y2 = rect
-    x1, y1, x2, y2 = x1 + inset, y1 + inset, x2 - inset, y2 - inset
+    x1, y1, x2, y2 = _within(rect, inset)
     blank = np.full((2, 2), 255, np.uint8)
     if x2 - x1 < 3 or y2 - y1 < 3:
         return blank
@@ -257,7 +264,7 @@ def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:
     Names are read on a sheet of their own: beside attribute lines Tesseract merged a
     lone capital with its neighbours' text ("S" read as "iS)"); see :func:`read_names`.
     """
-    inset = round(0.5 * inv.scale.stroke) + 1
+    inset = math.ceil(0.5 * inv.scale.stroke) + 1
     th = inv.scale.text_height
     names = [_name_crop(inv.image, b.compartments[0], inset) for b in boxes]
     crops, owners = [], []

@@ -37,6 +37,20 @@ def test_light_fill_under_a_badge_covering_most_of_the_compartment():
     assert crop[0].min() == 255 and crop[:, -1].min() == 255  # white margin kept
 
 
+def test_name_crop_keeps_a_letter_as_close_to_the_right_border_as_to_the_left():
+    # A tight box: border line centres at x = 10 and x = 40, a letter stem three pixels
+    # inside each; both stems are kept at an inset of three (the box's ends are centres).
+    img = np.full((30, 51, 3), 255, np.uint8)
+    img[5, 10:41] = img[25, 10:41] = 0
+    img[5:26, 10] = img[5:26, 40] = 0
+    img[10:19, 13] = img[10:19, 37] = 0
+    img[13:19, 20:26] = 0  # a letter between them
+    crop = _name_crop(img, (10, 5, 40, 25), 3)
+    n, _, stats, _ = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)
+    assert n - 1 == 3
+    assert sorted(stats[1:, 2].tolist()) == [1, 1, 6]  # two stems and the letter, no border
+
+
 def _blank_crop(w, h=20):
     crop = np.full((h, w), 255, np.uint8)
     crop[4:16, 3:w - 3] = 0
