@@ -28,6 +28,10 @@ PLAIN_MAX = 0.9
 """Below this half-width (strokes) nothing wider than the line is drawn: surely no head.
 Above it the width test is unsure (a small head on a thick line is barely wider than the
 line), and the classifier decides where it is installed."""
+HEAD_CONTRAST = 1.3
+"""Above ``PLAIN_MAX``, an end this many times wider than the other end is a head: a head
+of a fixed size on a line thicker than the page's stroke is barely wider than its line
+in strokes, but clearly wider than the line's other end."""
 SYMBOL_UNSURE = 0.2
 """A width-profile reading whose deciding measurement lies within this fraction of its
 threshold is unsure and the classifier decides."""
@@ -111,7 +115,8 @@ def end_widths(connectors: list[Connector], mask: np.ndarray, stroke: float,
 
 def is_head(mine: float, other: float) -> bool:
     """Width test: is the end with half-width ``mine`` (strokes) an arrowhead?"""
-    return mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
+    return (mine >= ARROW_SURE or (mine >= ARROW_MIN and mine >= ARROW_DOMINANCE * other)
+            or (mine >= PLAIN_MAX and mine >= HEAD_CONTRAST * other))
 
 
 def end_view(mask: np.ndarray, conn: Connector, end: int, text_height: float,

@@ -231,3 +231,29 @@ def test_second_view_counts_only_where_it_finds_the_head_the_first_missed():
     assert (out[1] == arrow).all()   # first view's head is kept, not the second's none
     assert (out[2] == none).all()
     assert len(out) == 3
+
+
+def _thick_line(head_half: int) -> tuple[np.ndarray, Connector]:
+    """A 5-pixel line from x = 20 to 150 at y = 60, with a filled head ``head_half`` pixels
+    wide each side ending at x = 160 (none when 0), and its traced centre line."""
+    img = np.zeros((H, W), np.uint8)
+    cv2.line(img, (20, 60), (150, 60), 255, 5)
+    if head_half:
+        cv2.fillPoly(img, [np.array([[148, 60 - head_half], [148, 60 + head_half], [160, 60]],
+                                    np.int32)], 255)
+    pts = np.linspace((20.0, 60.0), (158.0 if head_half else 150.0, 60.0), 60)
+    conn = Connector(points=pts, ends=(End(tuple(pts[0]), (-1.0, 0.0)),
+                                       End(tuple(pts[-1]), (1.0, 0.0))), width=5.0)
+    return img > 0, conn
+
+
+def test_a_small_head_on_a_thick_line_is_told_by_its_contrast_with_the_other_end():
+    """A head of the same size as on thin lines, on a line thicker than the page's stroke
+    (4: node outlines), is barely wider than its line in strokes; it is clearly wider
+    than the other end.  A thick line without a head stays plain at both ends."""
+    mask, conn = _thick_line(6)
+    classify_ends([conn], mask, stroke=4.0)
+    assert [e.marker for e in conn.ends] == ["none", "arrow"]
+    mask, conn = _thick_line(0)
+    classify_ends([conn], mask, stroke=4.0)
+    assert [e.marker for e in conn.ends] == ["none", "none"]
