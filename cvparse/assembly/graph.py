@@ -11,8 +11,9 @@ from ..connectors.elements import Connector, End
 from ..connectors.markers import classify_ends
 from ..connectors.trace import marker_mask
 from ..model import Edge, Graph, Node
-from ..primitives.elements import Inventory, Scale
+from ..primitives.elements import Inventory, Scale, Shape
 from ..primitives.inventory import continued_sides
+from ..primitives.regions import Region
 from .legend import edge_type, find_legends
 
 BOLD_RATIO = 1.5
@@ -282,15 +283,21 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     return nodes
 
 
-def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Scale
+def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Scale,
+                  shapes: list[Shape] = (), ink: np.ndarray | None = None
                   ) -> list[Connector]:
     """Connectors cut where they run through a node: two lines meeting at an icon that is
-    not a closed shape are traced as one, through the icon's ink.
+    not a closed shape are traced as one, through the icon's ink.  With the inventory's
+    ``shapes`` and ``ink``, a node drawn as a closed shape is run through only where the
+    line's ink runs into the shape's (two lines meeting on its border) or the line turns
+    back at it, not where it passes on by the corner of its box (off an ellipse or a
+    diamond, or clear of a box's corner).
 
     The new ends lie on the node (no marker); the outer ends keep theirs.
     """
     grow = scale.stroke + 1
     least = max(3, int(round(0.5 * scale.text_height)))
+    seam = max(1, int(round(0.5 * scale.stroke)))
     out = []
     for c in connectors:
         pieces = [c]
@@ -303,6 +310,10 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
                           & (pts[:, 1] >= y1 - grow) & (pts[:, 1] <= y2 + grow))
                 runs = _runs(inside)
                 inner = [(a, b) for a, b in runs if a > 0 and b < len(pts) and b - a >= least]
+                if ink is not None and shapes and n.shape != "icon" and n.shapes:
+                    inner = [(a, b) for a, b in inner if _turns_back(pts, a, b, least)
+                             or any(_touches(pts[a:b], shapes[i].outer, ink, seam)
+                                    for i in n.shapes)]
                 if not inner:
                     nxt.append(p)
                     continue
@@ -311,6 +322,89 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
             pieces = nxt
         out.extend(pieces)
     return out
+
+
+def trim_into_icons(connectors: list[Connector], nodes: list[TopoNode], scale: Scale
+                    ) -> list[Connector]:
+    """Solid connectors cut back to where they enter the icon they end in, at ends read
+    as plain: a head whose tip touches an icon's drawing is traced on into the drawing,
+    so the end's marker was read inside the icon instead of at the head.  (A dashed
+    line's end is read across its gaps: moved onto the icon, the icon's ink reads as a
+    head.)
+
+    The new end lies on the icon's box (no marker yet); the other end keeps its own.
+    """
+    grow = scale.stroke + 1
+    least = max(3, int(round(0.5 * scale.text_height)))
+    icons = [n for n in nodes if n.shape == "icon"]
+    out = []
+    for c in connectors:
+        for k in (0, 1) if c.style == "solid" else ():
+            if c.ends[k].marker != "none":
+                continue
+            pts = c.points
+            for icon in icons:
+                if c.ends[k].node is not None and c.ends[k].node not in icon.shapes:
+                    continue  # attached to another node's shape: it ends there
+                x1, y1, x2, y2 = icon.bbox
+                inside = ((pts[:, 0] >= x1 - grow) & (pts[:, 0] <= x2 + grow)
+                          & (pts[:, 1] >= y1 - grow) & (pts[:, 1] <= y2 + grow))
+                runs = _runs(inside)
+                a, b = runs[0 if k == 0 else -1] if runs else (0, 0)
+                touches = a == 0 if k == 0 else b == len(pts)
+                if touches and b - a >= least and b - a < len(pts) - 1:
+                    c = _cut(c, a, b)[0]
+                    break
+        out.append(c)
+    return out
+
+
+def heads_at_icons(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
+                   ) -> list[Connector]:
+    """``connectors`` with each one :func:`trim_into_icons` cuts back replaced by its cut
+    only where a head is read at the new end; elsewhere the trace is left as it was."""
+    trimmed = trim_into_icons(connectors, nodes, inv.scale)
+    flags = [[not any(e is f for f in c.ends) for e in t.ends]
+             for c, t in zip(connectors, trimmed)]
+    if not any(any(f) for f in flags):
+        return connectors
+    read_cut_ends(trimmed, flags, inv)
+    return [t if any(f and e.marker != "none" for f, e in zip(fl, t.ends)) else c
+            for c, t, fl in zip(connectors, trimmed, flags)]
+
+
+def _touches(pts: np.ndarray, region: Region, ink: np.ndarray, gap: int = 1) -> bool:
+    """Some point of the polyline ``pts`` is joined to the filled ``region`` by ink along
+    the straight walk from it towards the region's middle (or lies inside it), broken by
+    no more than ``gap`` px of paper (the faint seam between a border and the area it
+    closes).  Traced points may jump a few pixels: the polyline is walked a pixel at a
+    time."""
+    x1, y1 = region.bbox[:2]
+    h, w = region.filled.shape
+    centre = np.array([x1 + (w - 1) / 2, y1 + (h - 1) / 2])
+    dense = [pts[:1]] + [np.linspace(a, b, int(np.ceil(np.hypot(*(b - a)))) + 1)[1:]
+                         for a, b in zip(pts[:-1], pts[1:])]
+    for p in np.concatenate(dense):
+        v = centre - p
+        steps = int(np.ceil(np.hypot(v[0], v[1]))) + 1
+        paper = 0
+        for t in np.linspace(0.0, 1.0, steps):
+            x, y = (int(round(c)) for c in p + t * v)
+            if 0 <= x - x1 < w and 0 <= y - y1 < h and region.filled[y - y1, x - x1]:
+                return True
+            inked = 0 <= y < ink.shape[0] and 0 <= x < ink.shape[1] and ink[y, x]
+            paper = 0 if inked else paper + 1
+            if paper > gap:
+                break
+    return False
+
+
+def _turns_back(pts: np.ndarray, a: int, b: int, reach: int) -> bool:
+    """The polyline leaves its points ``a:b`` heading back more than a right angle from
+    the way it came in (over ``reach`` points on either side)."""
+    d_in = pts[a] - pts[max(0, a - reach)]
+    d_out = pts[min(len(pts) - 1, b - 1 + reach)] - pts[b - 1]
+    return float(np.dot(d_in, d_out)) < 0
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -658,8 +752,9 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     tnodes = topology_nodes(inv, skip)
     live = [c for c in connectors if not any(_within(c.points, b) for b in skip)]
     before = {id(e) for c in live for e in c.ends}
-    live = split_through(live, tnodes, inv.scale)
+    live = split_through(live, tnodes, inv.scale, inv.shapes, inv.ink)
     read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
+    live = heads_at_icons(live, tnodes, inv)
     ends = _end_nodes(live, tnodes, inv)
     probed: set[int] = set()
     if inv.ink is not None:

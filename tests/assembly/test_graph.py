@@ -3,6 +3,7 @@ empty regions closed off by connectors."""
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from cvparse.assembly.graph import (
@@ -14,11 +15,13 @@ from cvparse.assembly.graph import (
     probe_ends,
     split_through,
     topology_nodes,
+    trim_into_icons,
 )
 from cvparse.connectors.elements import Connector, End
 from cvparse.pipeline import parse
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.elements import Scale, Shape
 from cvparse.primitives.inventory import build_inventory, continued_sides
+from cvparse.primitives.regions import Region
 
 from ..primitives.synth import canvas, font, to_array
 
@@ -82,6 +85,110 @@ def test_connector_ending_in_a_node_is_not_cut():
     c = Connector(points=pts, ends=(End((0, 50), (-1.0, 0.0)), End((159, 50), (1.0, 0.0))))
     node = TopoNode("Hub", "icon", [140, 30, 170, 70])
     assert split_through([c], [node], Scale(stroke=2, text_height=12)) == [c]
+
+
+def _ellipse_shape(box: list[int]) -> Shape:
+    """An inventory ellipse filling ``box``."""
+    x1, y1, x2, y2 = box
+    yy, xx = np.mgrid[y1:y2, x1:x2]
+    cx, cy, rx, ry = (x1 + x2 - 1) / 2, (y1 + y2 - 1) / 2, (x2 - x1) / 2, (y2 - y1) / 2
+    filled = ((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2 <= 1
+    region = Region((x1, y1, x2, y2), filled, int(filled.sum()), np.zeros((0, 2), int))
+    return Shape("ellipse", (x1, y1, x2, y2), region, region)
+
+
+def _ink(size: int, lines: list[np.ndarray], shape: Shape) -> np.ndarray:
+    """A page's ink: the polylines drawn 2 px wide and the shape's 2 px border."""
+    img = np.zeros((size, size), np.uint8)
+    for pts in lines:
+        cv2.polylines(img, [pts.round().astype(np.int32).reshape(-1, 1, 2)], False, 1, 2)
+    x1, y1, x2, y2 = shape.bbox
+    cv2.ellipse(img, (((x1 + x2 - 1) / 2, (y1 + y2 - 1) / 2), (x2 - x1, y2 - y1), 0), 1, 2)
+    return img.astype(bool)
+
+
+def test_line_passing_the_corner_of_an_ellipse_is_not_cut():
+    # a diagonal line across the corner of the ellipse's box, clear of the ellipse itself
+    pts = np.array([[x, 145 - x] for x in range(146)], float)
+    c = Connector(points=pts, ends=(End((0, 145), (-0.7, 0.7)), End((145, 0), (0.7, -0.7))))
+    node = TopoNode("Fish", "ellipse", [70, 70, 130, 110], [0])
+    scale = Scale(stroke=2, text_height=12)
+    shapes = [_ellipse_shape(node.bbox)]
+    ink = _ink(200, [pts], shapes[0])
+    assert split_through([c], [node], scale, shapes, ink) == [c]
+    # without the shape to look at, its box alone is run through
+    assert len(split_through([c], [node], scale)) == 2
+
+
+def test_lines_meeting_along_a_shape_border_are_cut():
+    # a line runs up to an ellipse's right end and down again hugging its border: the
+    # line's ink runs into the border's, so two lines meet on the node
+    pts = np.array([[140, y] for y in range(180)], float)
+    c = Connector(points=pts, ends=(End((140, 0), (0.0, -1.0)), End((140, 179), (0.0, 1.0))))
+    node = TopoNode("Fish", "ellipse", [60, 70, 140, 110], [0])
+    shapes = [_ellipse_shape(node.bbox)]
+    pieces = split_through([c], [node], Scale(stroke=2, text_height=12), shapes,
+                           _ink(200, [pts], shapes[0]))
+    assert len(pieces) == 2
+    # the same line a few pixels clear of the ellipse passes it by
+    far = pts + [6, 0]
+    c = Connector(points=far, ends=(End((146, 0), (0.0, -1.0)), End((146, 179), (0.0, 1.0))))
+    assert split_through([c], [node], Scale(stroke=2, text_height=12), shapes,
+                         _ink(200, [far], shapes[0])) == [c]
+
+
+def test_lines_meeting_at_a_shape_border_are_cut():
+    # two lines leave the bottom of an ellipse a little apart, traced as one along its
+    # border: a flat-bottomed "V" just under the shape
+    down = [[90 - t, 111 + 2 * t] for t in range(40, 0, -1)]
+    flat = [[x, 111] for x in range(90, 111)]
+    up = [[110 + t, 111 + 2 * t] for t in range(1, 41)]
+    c = Connector(points=np.array(down + flat + up, float),
+                  ends=(End((50, 191), (-0.45, 0.9)), End((150, 191), (0.45, 0.9))))
+    node = TopoNode("Rain", "ellipse", [60, 70, 140, 110], [0])
+    shape = _ellipse_shape(node.bbox)
+    pieces = split_through([c], [node], Scale(stroke=2, text_height=12), [shape],
+                           _ink(200, [c.points], shape))
+    assert len(pieces) == 2
+    assert all(p.ends[0].point[1] > 110 and p.ends[1].point[1] > 110 for p in pieces)
+
+
+def test_plain_end_run_into_an_icon_is_cut_back_to_it():
+    pts = np.array([[x, 50] for x in range(170)], float)
+    icon = TopoNode("Hub", "icon", [140, 30, 180, 70], [3])
+    scale = Scale(stroke=2, text_height=12)
+    c = Connector(points=pts, ends=(End((0, 50), (-1.0, 0.0)), End((169, 50), (1.0, 0.0))))
+    (t,) = trim_into_icons([c], [icon], scale)
+    assert t.ends[0] is c.ends[0]
+    assert t.ends[1].point[0] < 140 - scale.stroke and t.ends[1].marker == "none"
+    assert t.ends[1].direction[0] > 0.9
+    # a head read where the trace stops, or an end on another node's shape, is kept
+    headed = replace(c, ends=(c.ends[0], End((169, 50), (1.0, 0.0), marker="arrow")))
+    assert trim_into_icons([headed], [icon], scale) == [headed]
+    owned = replace(c, ends=(c.ends[0], End((169, 50), (1.0, 0.0), node=5)))
+    assert trim_into_icons([owned], [icon], scale) == [owned]
+    # a shape node's box is not an icon's; a dashed line is read across its gaps anyway
+    assert trim_into_icons([c], [replace(icon, shape="rect")], scale) == [c]
+    dashed = replace(c, style="dashed")
+    assert trim_into_icons([dashed], [icon], scale) == [dashed]
+
+
+def test_head_touching_an_icon_is_read_at_the_icon():
+    # a bold line's head touches an icon's drawing: the trace runs on into the bricks
+    img, draw = canvas(420, 220)
+    draw.rectangle([20, 60, 140, 110], outline=(0, 0, 0), width=2)
+    draw.text((45, 75), "Billing", fill=(0, 0, 0), font=font(16))
+    for y in (60, 72, 84, 96):
+        draw.line([(300, y), (344, y)], fill=(60, 30, 30), width=2)
+    for x in (300, 322, 344):
+        draw.line([(x, 60), (x, 96)], fill=(60, 30, 30), width=2)
+    draw.text((306, 104), "Relay", fill=(0, 0, 0), font=font(16))
+    draw.line([(141, 85), (290, 85)], fill=(0, 0, 0), width=4)
+    draw.polygon([(300, 85), (288, 80), (288, 90)], fill=(0, 0, 0))
+    g = parse(to_array(img), kind="topology").document
+    labels = {n.id: n.label for n in g.nodes}
+    assert [(labels[e.source], labels[e.target], e.directed) for e in g.edges] == [
+        ("Billing", "Relay", True)]
 
 
 def test_gap_between_connectors_is_no_shape():
