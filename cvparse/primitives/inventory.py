@@ -24,7 +24,8 @@ from .labelcrop import label_crop
 from .labelling import components
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, ink_mask, is_gray, paper_map
-from .pieces import hull_fits, hull_joined, joined_pieces, mended_boxes
+from .pieces import (BOX_KINDS, crossed_boxes, hull_fits, hull_joined, joined_pieces,
+                     mended_boxes)
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
 from .scale import estimate_scale, measure_scale
 from .shapes import classify
@@ -350,6 +351,10 @@ def _overlap(r: Region, s: Shape) -> int:
                 & s.outer.filled[iy1 - b:iy2 - b, ix1 - a:ix2 - a]).sum())
 
 
+CROSSED_PART_KINDS = ("rect", "round_rect", "stadium", "parallelogram", "hexagon")
+"""Shapes a box crossed by lines may fall into, each a shape on its own."""
+
+
 def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
                 rgb: np.ndarray, ink: np.ndarray, scale: Scale, min_area: float) -> None:
     """Shapes cut apart by crossing lines, pinched outer borders of double shapes, and
@@ -365,7 +370,18 @@ def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
         s.bbox = _outer_bbox(region, ink, scale.stroke)
         kept[i] = region
     pool = [r for j, r in enumerate(pool) if j not in used]
-    found = new_boxes + joined_pieces(pool, ink.shape, scale.stroke, min_area, MIN_FIT)
+    # A piece of a crossed box may fit a shape of its own (a line across a box's middle
+    # leaves two boxes; across a corner, a box with rounded ends).
+    parts = [i for i, s in enumerate(shapes) if not s.double and s.kind in CROSSED_PART_KINDS]
+    crossed, used = crossed_boxes(pool + [shapes[i].interior for i in parts], ink,
+                                  scale.stroke, scale.text_height, min_area, MIN_FIT,
+                                  found=[s.interior for s in shapes],
+                                  boxes=[s.interior for s in shapes if s.kind in BOX_KINDS])
+    gone = {parts[j - len(pool)] for j in used if j >= len(pool)}
+    shapes[:] = [s for i, s in enumerate(shapes) if i not in gone]
+    kept[:] = [r for i, r in enumerate(kept) if i not in gone]
+    pool = [r for j, r in enumerate(pool) if j not in used]
+    found = new_boxes + crossed + joined_pieces(pool, ink.shape, scale.stroke, min_area, MIN_FIT)
     found += hull_fits(pool, ink, min_area, MIN_FIT)
     found += hull_joined(pool, ink, scale.stroke, min_area, MIN_FIT, [f[0] for f in found])
     for region, kind, fit in found:
@@ -384,6 +400,16 @@ def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
                             interior=region, outer=region, fit=fit,
                             fill=_fill_colour(region, rgb, ink)))
         kept.append(region)
+        if any(region is c[0] for c in crossed):
+            if continued_sides(shapes[-1], ink, scale) >= 2:
+                shapes.pop()  # a gap between lines crossing one another, cut again
+                kept.pop()
+                continue
+            # A weak entity's second border is cut as well: look for it around the box.
+            ring = outer_border(region, ink, scale.stroke)
+            if ring is not None:
+                shapes[-1].outer, shapes[-1].double = ring, True
+                shapes[-1].bbox = _outer_bbox(ring, ink, scale.stroke)
 
 
 def _add_dashed(shapes: list[Shape], kept: list[Region], fine: np.ndarray, rgb: np.ndarray,

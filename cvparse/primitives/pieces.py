@@ -9,6 +9,8 @@ unite into the outer outline.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -343,3 +345,206 @@ def mended_boxes(shapes: list[tuple[Region, str, float]], pieces: list[Region],
             used.add(own)
             boxes.append((best, kind, fit))
     return mended, boxes, used
+
+
+def _seam_ends(inside: np.ndarray, pieces: np.ndarray, band: int
+               ) -> list[list[tuple[float, float]]]:
+    """Where the cuts between pieces (parts of ``inside`` no piece covers that reach two
+    sides of its box; a letter touching one side is no cut) meet the sides: for each cut,
+    the points ``(x, y)`` (in the crop) at the middle of each run along a side."""
+    seam = (inside & ~pieces).astype(np.uint8)
+    n, labels, _, _ = components(seam, 8)
+    h, w = inside.shape
+    cuts = []
+    for i in range(1, n):
+        comp = labels == i
+        strips = (comp[:, :band].any(axis=1), comp[:, -band:].any(axis=1),
+                  comp[:band, :].any(axis=0), comp[-band:, :].any(axis=0))
+        found = []
+        for side, on in enumerate(strips):
+            d = np.diff(np.concatenate(([0], on.astype(np.int8), [0])))
+            for a, b in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)):
+                m = (a + b - 1) / 2
+                found.append((side, ((0.0, m), (w - 1.0, m), (m, 0.0), (m, h - 1.0))[side]))
+        if len({f[0] for f in found}) < 2:
+            continue
+        ends: list[tuple[float, float]] = []
+        for _, (x, y) in found:  # a cut through a corner meets both its sides: one end
+            close = [k for k, (u, v) in enumerate(ends) if abs(u - x) + abs(v - y) <= 2 * band]
+            if close:
+                u, v = ends[close[0]]
+                ends[close[0]] = ((u + x) / 2, (v + y) / 2)
+            else:
+                ends.append((x, y))
+        if len(ends) >= 2:
+            cuts.append(ends)
+    return cuts
+
+
+def _runs_on(ink: np.ndarray, start: tuple[float, float], end: tuple[float, float],
+             gap: int, length: int) -> bool:
+    """Whether ink carries on the straight line from ``start`` through ``end`` beyond
+    ``end``, from ``gap`` (past the border) for ``length`` pixels."""
+    d = np.subtract(end, start)
+    n = float(np.hypot(*d))
+    if n < 1:
+        return False
+    t = np.arange(gap + 1, gap + length + 1)
+    xs = np.rint(end[0] + d[0] / n * t).astype(int)
+    ys = np.rint(end[1] + d[1] / n * t).astype(int)
+    h, w = ink.shape
+    if xs.min() < 1 or ys.min() < 1 or xs.max() >= w - 1 or ys.max() >= h - 1:
+        return False
+    near = np.zeros(len(t), bool)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            near |= ink[ys + dy, xs + dx]
+    return bool(near.mean() >= 0.85)
+
+
+def _touch(a: Region, b: Region, reach: int) -> bool:
+    """Whether two regions come within ``reach`` of each other (a line width apart)."""
+    x1, y1 = min(a.bbox[0], b.bbox[0]) - reach, min(a.bbox[1], b.bbox[1]) - reach
+    x2, y2 = max(a.bbox[2], b.bbox[2]) + reach, max(a.bbox[3], b.bbox[3]) + reach
+    ma = np.zeros((y2 - y1, x2 - x1), np.uint8)
+    ma[a.bbox[1] - y1:a.bbox[3] - y1, a.bbox[0] - x1:a.bbox[2] - x1] = a.filled
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    ma = cv2.dilate(ma, kernel).astype(bool)
+    return bool(ma[b.bbox[1] - y1:b.bbox[3] - y1, b.bbox[0] - x1:b.bbox[2] - x1][b.filled].any())
+
+
+def crossed_boxes(pieces: list[Region], ink: np.ndarray, stroke: float, text_height: float,
+                  min_area: float, min_fit: float, max_parts: int = 4, min_border: float = 0.9,
+                  found: Sequence[Region] = (), boxes: Sequence[Region] = ()
+                  ) -> tuple[list[tuple[Region, str, float]], set[int]]:
+    """Boxes cut whole by straight lines drawn across them: up to ``max_parts``
+    neighbouring pieces (a line width apart) whose union fits a box, whose outline is
+    inked all round, and whose every cut runs on straight past the box at one end at
+    least (a connector may start on the corner it is drawn through).
+
+    A wall shared by two boxes side by side ends at their outline, and a gap between
+    lines has no outline drawn where it opens onto paper; a connector crossing a box
+    carries on beyond it.  Every piece of a cut box reaches its outline, and no shape
+    already ``found`` (other than a piece) lies inside it: a frame drawn round shapes
+    keeps them.  A box found already (one of ``boxes``) that spans the pieces' joint box
+    stays as it is: what a line cut off its corner is a wedge with the line along it.
+    Returns the boxes ``(region, kind, fit)`` and the indices of the pieces used.
+    """
+    reach = int(round(stroke)) + 2
+    # (the bounding box first: counting every letter hole's pixels costs more)
+    areas = {j: r.area for j, r in enumerate(pieces) if r.width * r.height >= min_area / 2}
+    sized = [j for j, a in areas.items() if a >= min_area / 2]
+    # Cheap test first: only pieces whose boxes nearly touch another's can join.
+    if len(sized) < 2:
+        return [], set()
+    b = np.array([pieces[j].bbox for j in sized])
+    near = ((b[:, None, 0] < b[None, :, 2] + reach) & (b[None, :, 0] < b[:, None, 2] + reach)
+            & (b[:, None, 1] < b[None, :, 3] + reach) & (b[None, :, 1] < b[:, None, 3] + reach))
+    np.fill_diagonal(near, False)
+    close: dict[int, set[int]] = {j: set() for j in sized}
+    for a, b in zip(*np.nonzero(near)):
+        close[sized[a]].add(sized[b])
+    touching: dict[tuple[int, int], bool] = {}
+
+    def adjacent(j: int, parts: list[int]) -> bool:
+        """Whether piece ``j`` comes a line width near one of the parts (measured only
+        for a piece that would join, so pages without cut boxes pay little)."""
+        for m in parts:
+            if j in close[m]:
+                key = (min(j, m), max(j, m))
+                if key not in touching:
+                    touching[key] = _touch(pieces[key[0]], pieces[key[1]], reach)
+                if touching[key]:
+                    return True
+        return False
+
+    used: set[int] = set()
+    tried: set[int] = set()
+    out = []
+
+    def filled(parts: list[int]) -> float:
+        """Share of the parts' bounding box they fill: rises as pieces of one box join
+        and falls if a piece beyond its border does."""
+        x1, y1 = min(pieces[m].bbox[0] for m in parts), min(pieces[m].bbox[1] for m in parts)
+        x2, y2 = max(pieces[m].bbox[2] for m in parts), max(pieces[m].bbox[3] for m in parts)
+        return sum(areas[m] for m in parts) / ((x2 - x1) * (y2 - y1))
+
+    def on_outline(parts: list[int]) -> bool:
+        """Whether every part reaches a side of the parts' joint bounding box (a shape
+        inside a frame cut by lines reaches none)."""
+        x1, y1 = min(pieces[m].bbox[0] for m in parts), min(pieces[m].bbox[1] for m in parts)
+        x2, y2 = max(pieces[m].bbox[2] for m in parts), max(pieces[m].bbox[3] for m in parts)
+        return all(a - x1 <= reach or b - y1 <= reach or x2 - c <= reach or y2 - d <= reach
+                   for a, b, c, d in (pieces[m].bbox for m in parts))
+
+    for seed in sorted(sized, key=lambda j: -areas[j]):
+        if seed in used or seed in tried or areas[seed] < min_area or not close[seed]:
+            continue
+        members, score = [seed], filled([seed])
+        while len(members) < max_parts:
+            # The piece filling most of the joint box that may join, best first.
+            options = sorted(((filled(members + [j]), j)
+                              for j in set().union(*(close[m] for m in members))
+                              if j not in used and j not in members), reverse=True)
+            step = next(((f, j) for f, j in options if f <= score + 0.005
+                         or on_outline(members + [j]) and adjacent(j, members)), None)
+            if step is None or step[0] <= score + 0.005:
+                break
+            score = step[0]
+            members.append(step[1])
+        tried.update(members)  # a group that fails fails again from another seed
+        if len(members) < 2 or score < 0.7:
+            continue  # too little of their box filled (letters on a cut fill in)
+        if any(_spans(pieces[m], members, pieces, reach) for m in members
+               if any(pieces[m] is r for r in boxes)):
+            continue  # the box is found already; a wedge off its corner would add a line
+        best = _closed([pieces[m] for m in members], reach)
+        if best.area < min_fit * best.width * best.height:
+            continue  # no box (and no need to classify it)
+        kind, fit = classify(best.filled)
+        if kind not in BOX_KINDS or fit < min_fit or best.area < min_area:
+            continue
+        if any(_within(r, best) for r in found if not any(r is pieces[m] for m in members)):
+            continue  # a frame round shapes found already
+        if _cut_through(best, [pieces[m] for m in members], ink, reach, text_height,
+                        min_border):
+            used.update(members)
+            out.append((best, kind, fit))
+    return out, used
+
+
+def _spans(r: Region, members: list[int], pieces: list[Region], reach: int) -> bool:
+    """Whether region ``r`` reaches every side of the members' joint bounding box."""
+    x1, y1 = min(pieces[m].bbox[0] for m in members), min(pieces[m].bbox[1] for m in members)
+    x2, y2 = max(pieces[m].bbox[2] for m in members), max(pieces[m].bbox[3] for m in members)
+    a, b, c, d = r.bbox
+    return a - x1 <= reach and b - y1 <= reach and x2 - c <= reach and y2 - d <= reach
+
+
+def _cut_through(box: Region, parts: list[Region], ink: np.ndarray, reach: int,
+                 text_height: float, min_border: float) -> bool:
+    """Whether ``box`` (the union of ``parts``) has its outline inked all round and is cut
+    only by lines that run on past it, at one end of every cut at least."""
+    x1, y1, x2, y2 = box.bbox
+    h, w = ink.shape
+    if x1 < reach or y1 < reach or x2 + reach > w or y2 + reach > h:
+        return False
+    crop = ink[y1 - reach:y2 + reach, x1 - reach:x2 + reach]
+    mask = np.zeros(crop.shape, bool)
+    mask[reach:-reach, reach:-reach] = box.filled
+    if _border_ink(mask, crop, reach) < min_border:
+        return False
+    cover = np.zeros(box.filled.shape, bool)
+    for p in parts:
+        a, b, c, d = p.bbox
+        ix1, iy1, ix2, iy2 = max(a, x1), max(b, y1), min(c, x2), min(d, y2)
+        cover[iy1 - y1:iy2 - y1, ix1 - x1:ix2 - x1] |= \
+            p.filled[iy1 - b:iy2 - b, ix1 - a:ix2 - a]
+    cuts = _seam_ends(box.filled, cover, reach)
+    length = max(2 * reach, int(round(text_height)))
+    # Every cut must carry straight on past the box at one end at least (a connector
+    # may end on the box's corner it is drawn through); a wall inside a box does not.
+    return bool(cuts) and all(
+        any(_runs_on(ink, (f[0] + x1, f[1] + y1), (e[0] + x1, e[1] + y1), reach, length)
+            for e in ends for f in ends if f is not e)
+        for ends in cuts)

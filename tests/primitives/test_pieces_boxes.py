@@ -2,8 +2,9 @@
 
 import cv2
 import numpy as np
+import pytest
 
-from cvparse.primitives.pieces import _closed, mended_boxes
+from cvparse.primitives.pieces import _closed, crossed_boxes, mended_boxes
 from cvparse.primitives.regions import enclosed_regions
 from cvparse.primitives.shapes import classify
 
@@ -68,3 +69,114 @@ def test_united_box_keeps_its_square_corners():
     assert kind == "rect" and fit > 0.97
     x1, y1, x2, y2 = region.bbox
     assert x2 - x1 <= 190 - 30 and y2 - y1 <= 75 - 25  # grown, then eroded back fully
+
+
+def _page() -> np.ndarray:
+    """A 160 x 50 box on a page with room around it for lines to run on."""
+    ink = np.zeros((160, 300), np.uint8)
+    cv2.rectangle(ink, (70, 55), (230, 105), 1, 2)
+    return ink
+
+
+def _crossed(ink: np.ndarray) -> tuple[list, set]:
+    pieces = enclosed_regions(ink.astype(bool), 20)
+    return crossed_boxes(pieces, ink.astype(bool), 2, 14, 100, 0.86)
+
+
+def test_box_cut_whole_by_a_line_running_past_it_is_found():
+    ink = _page()
+    cv2.line(ink, (0, 70), (299, 90), 1, 2)  # a connector drawn straight through
+    (region, kind, fit), = _crossed(ink)[0]
+    assert kind == "rect" and fit > 0.97
+    x1, y1, x2, y2 = region.bbox
+    assert abs(x1 - 72) <= 2 and abs(x2 - 229) <= 2 and abs(y1 - 57) <= 2 and abs(y2 - 104) <= 2
+
+
+def test_box_cut_in_three_by_two_lines_is_found():
+    ink = _page()
+    cv2.line(ink, (20, 0), (200, 159), 1, 2)
+    cv2.line(ink, (299, 20), (120, 159), 1, 2)
+    boxes, used = _crossed(ink)
+    assert [b[1] for b in boxes] == ["rect"] and len(used) >= 3
+
+
+def test_wall_between_two_boxes_side_by_side_is_not_a_cut():
+    # Two compartments sharing a wall that ends at the outline stay apart.
+    ink = _page()
+    cv2.line(ink, (150, 55), (150, 105), 1, 2)
+    assert _crossed(ink)[0] == []
+
+
+def test_wall_with_a_connector_leaving_its_end_is_not_a_cut():
+    # Ink outside the box at the wall's end, but not in line with the wall.
+    ink = _page()
+    cv2.line(ink, (150, 55), (150, 105), 1, 2)
+    cv2.line(ink, (150, 105), (250, 150), 1, 2)
+    assert _crossed(ink)[0] == []
+
+
+def test_gap_between_lines_with_an_open_side_is_not_a_box():
+    # Lines crossing one another close off a gap, a fifth cuts it; a side left open (the
+    # lines not meeting) is no border drawn all round.
+    ink = np.zeros((160, 300), np.uint8)
+    cv2.line(ink, (0, 55), (299, 55), 1, 2)
+    cv2.line(ink, (0, 105), (299, 105), 1, 2)
+    cv2.line(ink, (70, 0), (70, 159), 1, 2)
+    cv2.line(ink, (230, 0), (230, 159), 1, 2)
+    cv2.line(ink, (0, 70), (299, 90), 1, 2)
+    cv2.rectangle(ink, (228, 58), (232, 66), 0, -1)
+    assert _crossed(ink)[0] == []
+
+
+def _framed_node() -> tuple[np.ndarray, list, int]:
+    """A frame round a node, cut in two by slanted lines running in from the page's edges
+    to the node (the node fills the notch between the pieces): the pieces and the index
+    of the node's inside."""
+    ink = np.zeros((200, 400), np.uint8)
+    cv2.rectangle(ink, (40, 30), (360, 170), 1, 2)
+    cv2.rectangle(ink, (160, 85), (240, 115), 1, 2)
+    cv2.line(ink, (0, 60), (160, 100), 1, 2)
+    cv2.line(ink, (240, 100), (399, 140), 1, 2)
+    pieces = enclosed_regions(ink.astype(bool), 20)
+    node = [j for j, r in enumerate(pieces) if r.bbox[0] >= 160 and r.bbox[2] <= 241]
+    assert len(node) == 1
+    return ink, pieces, node[0]
+
+
+def test_shape_inside_a_cut_frame_is_no_piece_of_it():
+    ink, pieces, node = _framed_node()
+    boxes, used = crossed_boxes(pieces, ink.astype(bool), 2, 14, 100, 0.86)
+    assert node not in used and len(used) == 2
+    assert len(boxes) == 1 and boxes[0][0].bbox[2] - boxes[0][0].bbox[0] > 300  # the frame
+
+
+def test_cut_frame_round_a_found_shape_stays_apart():
+    ink, pieces, node = _framed_node()
+    assert crossed_boxes(pieces, ink.astype(bool), 2, 14, 100, 0.86,
+                         found=[pieces[node]]) == ([], set())
+
+
+def test_found_box_with_a_corner_cut_off_keeps_the_line_out():
+    ink = _page()
+    cv2.line(ink, (40, 110), (140, 10), 1, 2)  # cuts a wedge off the top left corner
+    pieces = enclosed_regions(ink.astype(bool), 20)
+    big = max(pieces, key=lambda r: r.area)
+    args = (pieces, ink.astype(bool), 2, 14, 100, 0.86)
+    assert [b[1] for b in crossed_boxes(*args)[0]] == ["rect"]  # the wedge joins alone
+    assert crossed_boxes(*args, boxes=[big]) == ([], set())
+
+
+@pytest.mark.parametrize("line", [(0, 88, 419, 100), (0, 104, 419, 92), (0, 95, 419, 95)])
+def test_labelled_box_crossed_by_a_connector_is_found_by_the_inventory(line):
+    from cvparse.primitives.inventory import build_inventory
+
+    from .synth import canvas, font, to_array
+    img, draw = canvas(420, 200)
+    draw.rectangle((145, 70, 285, 116), outline=(0, 0, 0), width=2)
+    draw.text((150, 80), "Dependent", fill=(0, 0, 0), font=font(24))
+    draw.line(line, fill=(0, 0, 0), width=2)  # straight through the label
+    inv = build_inventory(to_array(img), ocr=False)
+    boxes = [s for s in inv.shapes if s.kind in ("rect", "round_rect")]
+    assert len(boxes) == 1
+    x1, y1, x2, y2 = boxes[0].bbox
+    assert abs(x1 - 145) <= 3 and abs(x2 - 285) <= 3 and abs(y1 - 70) <= 3 and abs(y2 - 116) <= 3
