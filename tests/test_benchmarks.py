@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from skimage.morphology import skeletonize
 
-from benchmarks import accuracy, bench_trace
+from benchmarks import accuracy, bench_trace, speed_ab
 from benchmarks._common import (FAMILY_TASK, POINT_METRICS, PUBLISHED, PUBLISHED_FIELDS,
                                 default_set, load_published, select_items)
 from benchmarks.speed import doc_elements, one_core, slope
@@ -159,3 +159,31 @@ def test_accuracy_end_to_end_slow(tmp_path):
     assert any(r["model"] != "cvparse" for r in view["rows"])
     with Image.open(tmp_path / "flowlearn.png") as img:
         assert img.format == "PNG" and img.width >= 400
+
+
+def _fake_checkout(root, tag):
+    """A folder holding a tiny ``cvparse`` whose parse reports ``tag`` through a lazily
+    imported module (as the real parse imports its assemblers)."""
+    pkg = root / "cvparse"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tag.py").write_text(f"TAG = {tag!r}\n")
+    (pkg / "pipeline.py").write_text(
+        "def parse(image, kind=None, stage=None):\n"
+        "    from .tag import TAG\n"
+        "    return TAG, image, kind, stage\n")
+    return root
+
+
+def test_speed_ab_runs_each_checkout_with_its_own_modules(tmp_path):
+    import cvparse
+
+    run_a = speed_ab.parse_of(speed_ab.Checkout(_fake_checkout(tmp_path / "a", "A")))
+    run_b = speed_ab.parse_of(speed_ab.Checkout(_fake_checkout(tmp_path / "b", "B")))
+    for _ in range(2):  # alternating, as compare() does
+        assert run_a("x.png", kind="er", stage="nodes") == ("A", "x.png", "er", "nodes")
+        assert run_b("x.png", kind="er", stage="nodes")[0] == "B"
+    import sys
+    assert sys.modules["cvparse"] is cvparse  # the suite's own package is back
+    pairs = speed_ab.compare(tmp_path / "a", tmp_path / "b", [tmp_path / "x.png"], "er", 2)
+    assert [p.name for p in pairs] == ["x"] and pairs[0].base >= 0 and pairs[0].new >= 0
