@@ -119,6 +119,14 @@ def is_head(mine: float, other: float) -> bool:
             or (mine >= PLAIN_MAX and mine >= HEAD_CONTRAST * other))
 
 
+def is_tail(mine: float, other: float) -> bool:
+    """Is the end with half-width ``mine`` (strokes) the narrow end of a line whose other
+    end is a sure head (``ARROW_SURE``) ``HEAD_CONTRAST`` times wider?  A line's tail can
+    look wide (a thin line meeting a thick border, a bold line's own width), so there the
+    classifier names a head only when sure."""
+    return other >= ARROW_SURE and other >= HEAD_CONTRAST * mine
+
+
 def end_view(mask: np.ndarray, conn: Connector, end: int, text_height: float,
              stroke: float = 0.0) -> EndView:
     """Where the classifier looks at one end of a traced connector: the line's heading over
@@ -272,8 +280,10 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float,
     probs = pick_views(probs, list(aside), len(views))
     for i, (c, w) in enumerate(zip(connectors, widths)):
         for e in (0, 1):
-            c.ends[e].marker = decide(c.ends[e].marker, w[e] >= PLAIN_MAX, probs[2 * i + e],
-                                      wide=is_head(w[e], w[1 - e]))
+            tail = is_tail(w[e], w[1 - e])
+            c.ends[e].marker = decide(c.ends[e].marker, w[e] >= PLAIN_MAX and not tail,
+                                      probs[2 * i + e],
+                                      wide=is_head(w[e], w[1 - e]) and not tail)
 
 
 def width_profile(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],

@@ -257,3 +257,39 @@ def test_a_small_head_on_a_thick_line_is_told_by_its_contrast_with_the_other_end
     mask, conn = _thick_line(0)
     classify_ends([conn], mask, stroke=4.0)
     assert [e.marker for e in conn.ends] == ["none", "none"]
+
+
+def _two_heads() -> tuple[np.ndarray, Connector]:
+    """A 5-pixel line from x = 30 to 150 at y = 60 with the same filled head at both ends
+    (tips at x = 20 and 160), and its traced centre line."""
+    img = np.zeros((H, W), np.uint8)
+    cv2.line(img, (30, 60), (150, 60), 255, 5)
+    for base, tip in ((148, 160), (32, 20)):
+        cv2.fillPoly(img, [np.array([[base, 54], [base, 66], [tip, 60]], np.int32)], 255)
+    pts = np.linspace((22.0, 60.0), (158.0, 60.0), 60)
+    conn = Connector(points=pts, ends=(End(tuple(pts[0]), (-1.0, 0.0)),
+                                       End(tuple(pts[-1]), (1.0, 0.0))), width=5.0)
+    return img > 0, conn
+
+
+@pytest.mark.parametrize("p_arrow, tail", [(0.7, "none"), (0.95, "arrow")])
+def test_the_narrow_end_of_a_clear_head_is_a_head_only_when_the_classifier_is_sure(
+        monkeypatch, p_arrow, tail):
+    """A bold line (wider than the page's stroke) reads wide at its plain tail too, where
+    the classifier decides; opposite a clearly wider head, a classifier only fairly sure of
+    a head there does not make the line two-headed.  Equal heads at both ends stay heads."""
+    import cvparse.connectors.markers as markers
+    from cvparse.connectors.markers import HEAD_CONTRAST, PLAIN_MAX, end_widths, is_tail
+
+    def fake(mask, views):
+        return np.tile([1 - p_arrow, p_arrow, 0, 0, 0, 0], (len(views), 1))
+
+    monkeypatch.setattr(markers, "classify_views", fake)
+    mask, conn = _thick_line(6)
+    (w0, w1), = end_widths([conn], mask, 2.0)
+    assert w0 >= PLAIN_MAX and w1 >= HEAD_CONTRAST * w0 and is_tail(w0, w1)
+    classify_ends([conn], mask, stroke=2.0, text_height=12.0)
+    assert [e.marker for e in conn.ends] == [tail, "arrow"]
+    mask, conn = _two_heads()
+    classify_ends([conn], mask, stroke=2.0, text_height=12.0)
+    assert [e.marker for e in conn.ends] == ["arrow", "arrow"]
