@@ -17,7 +17,7 @@ import numpy as np
 
 from ..primitives.elements import Inventory, Shape
 from ..primitives.ocr import glyph_height, read_crops
-from ..primitives.paper import ink_mask
+from ..primitives.paper import colour_distance, ink_mask
 from ..primitives.underline import erase_underlines, find_underlines
 from ..primitives.wordjoin import join_label
 
@@ -116,6 +116,18 @@ def _unlike_fill(rgb: np.ndarray, inside: np.ndarray) -> np.ndarray:
     return ink_mask(rgb, np.broadcast_to(fill, rgb.shape))
 
 
+def _shade(rgb: np.ndarray, inside: np.ndarray, cell: np.ndarray) -> np.ndarray:
+    """A cell's text as grey on white: darkness from the distance to the cell's fill,
+    black at the text's own strong ink, kept on the text's pixels and the pixel ring
+    around them (anti-aliased edges), white elsewhere."""
+    fill = np.median(rgb[inside], axis=0) if inside.any() else np.full(3, 255.0)
+    dist = colour_distance(rgb, fill)
+    top = max(float(np.percentile(dist[cell], 90)) if cell.any() else 1.0, 30.0)
+    grey = 255.0 - np.clip(dist / top, 0, 1) * 255.0
+    near = cv2.dilate(cell.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & inside
+    return np.where(near, grey, 255.0).astype(np.uint8)
+
+
 def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
                rgb: np.ndarray | None = None) -> list[TextLine]:
     """The text lines inside a cell, from the rows of its ink (border excluded).
@@ -126,6 +138,7 @@ def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
     inside = cv2.erode(shape.interior.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
                        iterations=max(1, int(round(stroke)))).astype(bool)
     cell = ink[y1:y2, x1:x2] & inside
+    shade = None
     if rgb is not None:
         cell &= _unlike_fill(rgb[y1:y2, x1:x2], inside)
     rows = cell.any(axis=1)
@@ -158,7 +171,20 @@ def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
         crop = np.full((b - a + 2 * m, cols[-1] - cols[0] + 1 + 2 * m), 255, np.uint8)
         crop[m:-m, m:-m][band[:, cols[0]:cols[-1] + 1]] = 0
         lines = find_underlines(crop, stroke, text_height)
-        out.append(TextLine(erase_underlines(crop, lines), x1 + int(cols[0]), bool(lines)))
+        if not lines or rgb is None:
+            out.append(TextLine(erase_underlines(crop, lines), x1 + int(cols[0]), bool(lines)))
+            continue
+        # Small underlined text: the line's soft edge joins the letters' bottom row in the
+        # ink, so the erase tells them apart by the page's grey; OCR then gets the letters
+        # in that grey too (ink darkened to keep its weight, anti-aliased rim kept), which
+        # holds the round shapes a few pixels tall better than the ink alone.
+        if shade is None:
+            shade = _shade(rgb[y1:y2, x1:x2], inside, cell)
+        grey = np.full_like(crop, 255)
+        grey[m:-m, m:-m] = shade[a:b, cols[0]:cols[-1] + 1]
+        kept = erase_underlines(crop, lines, grey)
+        read = np.where(kept == 0, grey // 2, np.where(crop == 0, 255, grey)).astype(np.uint8)
+        out.append(TextLine(read, x1 + int(cols[0]), True))
     return out
 
 

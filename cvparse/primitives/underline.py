@@ -104,9 +104,16 @@ def _solid_rows(ink: np.ndarray, y1: int, y2: int, x1: int, x2: int) -> tuple[in
     return y1 + int(rows[0]), y1 + int(rows[-1]) + 1
 
 
-def erase_underlines(gray: np.ndarray, lines: list[Underline]) -> np.ndarray:
+def erase_underlines(gray: np.ndarray, lines: list[Underline],
+                     shade: np.ndarray | None = None) -> np.ndarray:
     """A copy of the crop with the underline rows, anti-aliased fringe included, painted
-    white, except where a letter stroke crosses them."""
+    white, except where a letter stroke crosses them.
+
+    ``shade``: the crop's text in grey (same size), where a thin line drawn between pixel
+    rows is lighter than the letters: the pixels of those rows clearly darker than the
+    line there stay (in small text the line's soft edge merges with the letters' bottom
+    row in the ink, and erasing that row whole cuts every letter off at the baseline).
+    """
     out = gray.copy()
     h = gray.shape[0]
     for u in lines:
@@ -120,7 +127,14 @@ def erase_underlines(gray: np.ndarray, lines: list[Underline]) -> np.ndarray:
         below = gray[y2, u.x1:u.x2] < DARK if y2 < h else np.zeros(u.x2 - u.x1, bool)
         cross = above & below
         cols = np.arange(u.x1, u.x2)[~cross]
-        out[y1:y2, cols] = 255
+        if shade is None:
+            out[y1:y2, cols] = 255
+            continue
+        # Each row's line tone: the grey most of the row has (letters cover less of it).
+        tone = np.percentile(shade[y1:y2, u.x1:u.x2], 75, axis=1)[:, None]
+        band = out[y1:y2, cols]
+        band[shade[y1:y2, cols] >= 0.6 * tone] = 255
+        out[y1:y2, cols] = band
     return out
 
 

@@ -361,3 +361,22 @@ def test_dashed_ellipse_with_an_end_cut_off_by_a_line_is_found_whole():
         _, region, kind, _ = found[0]
         x1, y1, x2, y2 = region.bbox
         assert kind == "ellipse" and x1 <= 40 and x2 - x1 >= 130
+
+
+def test_underline_erase_keeps_letter_bottoms_darker_than_a_soft_line():
+    # Small text: a thin line drawn between pixel rows is light grey, and its soft edge
+    # joins the letters' bottom row in the ink; the grey shade tells the two apart.
+    shade = np.full((20, 80), 255, np.uint8)
+    for x in range(6, 66, 12):
+        cv2.rectangle(shade, (x, 5), (x + 7, 12), 0, 1)  # rings, bottom row y=12
+    row = shade[12, 4:72]
+    row[row == 255] = 170  # the line's soft upper edge between the letters
+    shade[13, 4:72] = 170
+    ink = np.where(shade < 200, 0, 255).astype(np.uint8)
+    (line,) = find_underlines(ink, stroke=1, min_length=16)
+    assert (line.y1, line.y2) == (12, 14)
+    kept = erase_underlines(ink, [line], shade)
+    assert (kept[12, 6:14] == 0).all()  # the ring bottoms stay
+    assert (kept[12, 15:18] == 255).all() and (kept[13, 4:72] == 255).all()
+    assert (kept[5:12] == ink[5:12]).all()
+    assert (erase_underlines(ink, [line])[12, 6:14] == 255).all()  # ink alone: cut off
