@@ -104,23 +104,21 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     return tables
 
 
-def _unlike_fill(rgb: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """Pixels of a cell crop that stand out from the cell's own fill (its median colour).
+def _unlike_fill(rgb: np.ndarray, fill: np.ndarray) -> np.ndarray:
+    """Pixels of a cell crop that stand out from the cell's own ``fill`` (its median
+    colour).
 
     The page's ink is measured against the paper, so a tinted fill can count as ink
     where the paper estimate does not follow it (near the corners of a box).
     """
-    if not inside.any():
-        return inside
-    fill = np.median(rgb[inside], axis=0).round().astype(np.uint8)
-    return ink_mask(rgb, np.broadcast_to(fill, rgb.shape))
+    return ink_mask(rgb, np.broadcast_to(fill.round().astype(np.uint8), rgb.shape))
 
 
-def _shade(rgb: np.ndarray, inside: np.ndarray, cell: np.ndarray) -> np.ndarray:
-    """A cell's text as grey on white: darkness from the distance to the cell's fill,
+def _shade(rgb: np.ndarray, fill: np.ndarray, inside: np.ndarray, cell: np.ndarray
+           ) -> np.ndarray:
+    """A cell's text as grey on white: darkness from the distance to the cell's ``fill``,
     black at the text's own strong ink, kept on the text's pixels and the pixel ring
     around them (anti-aliased edges), white elsewhere."""
-    fill = np.median(rgb[inside], axis=0) if inside.any() else np.full(3, 255.0)
     dist = colour_distance(rgb, fill)
     top = max(float(np.percentile(dist[cell], 90)) if cell.any() else 1.0, 30.0)
     grey = 255.0 - np.clip(dist / top, 0, 1) * 255.0
@@ -138,9 +136,10 @@ def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
     inside = cv2.erode(shape.interior.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
                        iterations=max(1, int(round(stroke)))).astype(bool)
     cell = ink[y1:y2, x1:x2] & inside
-    shade = None
-    if rgb is not None:
-        cell &= _unlike_fill(rgb[y1:y2, x1:x2], inside)
+    shade = fill = None
+    if rgb is not None and inside.any():  # (no inside: no cell ink either)
+        fill = np.median(rgb[y1:y2, x1:x2][inside], axis=0)
+        cell &= _unlike_fill(rgb[y1:y2, x1:x2], fill)
     rows = cell.any(axis=1)
     runs = []
     y = 0
@@ -171,7 +170,7 @@ def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
         crop = np.full((b - a + 2 * m, cols[-1] - cols[0] + 1 + 2 * m), 255, np.uint8)
         crop[m:-m, m:-m][band[:, cols[0]:cols[-1] + 1]] = 0
         lines = find_underlines(crop, stroke, text_height)
-        if not lines or rgb is None:
+        if not lines or fill is None:
             out.append(TextLine(erase_underlines(crop, lines), x1 + int(cols[0]), bool(lines)))
             continue
         # Small underlined text: the line's soft edge joins the letters' bottom row in the
@@ -179,7 +178,7 @@ def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
         # in that grey too (ink darkened to keep its weight, anti-aliased rim kept), which
         # holds the round shapes a few pixels tall better than the ink alone.
         if shade is None:
-            shade = _shade(rgb[y1:y2, x1:x2], inside, cell)
+            shade = _shade(rgb[y1:y2, x1:x2], fill, inside, cell)
         grey = np.full_like(crop, 255)
         grey[m:-m, m:-m] = shade[a:b, cols[0]:cols[-1] + 1]
         kept = erase_underlines(crop, lines, grey)

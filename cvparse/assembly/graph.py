@@ -302,13 +302,10 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
     for c in connectors:
         pieces = [c]
         for n in nodes:
-            x1, y1, x2, y2 = n.bbox
             nxt = []
             for p in pieces:
                 pts = p.points
-                inside = ((pts[:, 0] >= x1 - grow) & (pts[:, 0] <= x2 + grow)
-                          & (pts[:, 1] >= y1 - grow) & (pts[:, 1] <= y2 + grow))
-                runs = _runs(inside)
+                runs = _runs(_in_box(pts, n.bbox, grow))
                 inner = [(a, b) for a, b in runs if a > 0 and b < len(pts) and b - a >= least]
                 if ink is not None and shapes and n.shape != "icon" and n.shapes:
                     inner = [(a, b) for a, b in inner if _turns_back(pts, a, b, least)
@@ -346,10 +343,7 @@ def trim_into_icons(connectors: list[Connector], nodes: list[TopoNode], scale: S
             for icon in icons:
                 if c.ends[k].node is not None and c.ends[k].node not in icon.shapes:
                     continue  # attached to another node's shape: it ends there
-                x1, y1, x2, y2 = icon.bbox
-                inside = ((pts[:, 0] >= x1 - grow) & (pts[:, 0] <= x2 + grow)
-                          & (pts[:, 1] >= y1 - grow) & (pts[:, 1] <= y2 + grow))
-                runs = _runs(inside)
+                runs = _runs(_in_box(pts, icon.bbox, grow))
                 a, b = runs[0 if k == 0 else -1] if runs else (0, 0)
                 touches = a == 0 if k == 0 else b == len(pts)
                 if touches and b - a >= least and b - a < len(pts) - 1:
@@ -405,6 +399,13 @@ def _turns_back(pts: np.ndarray, a: int, b: int, reach: int) -> bool:
     d_in = pts[a] - pts[max(0, a - reach)]
     d_out = pts[min(len(pts) - 1, b - 1 + reach)] - pts[b - 1]
     return float(np.dot(d_in, d_out)) < 0
+
+
+def _in_box(pts: np.ndarray, bbox, grow: float) -> np.ndarray:
+    """Which points lie in the box ``x1, y1, x2, y2`` widened by ``grow`` on every side."""
+    x1, y1, x2, y2 = bbox
+    return ((pts[:, 0] >= x1 - grow) & (pts[:, 0] <= x2 + grow)
+            & (pts[:, 1] >= y1 - grow) & (pts[:, 1] <= y2 + grow))
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -803,6 +804,4 @@ def _merge_probed(pairs: list[tuple[Connector, Edge]], probed: set[int]
 
 def _within(points: np.ndarray, box) -> bool:
     """All points of a polyline inside a box (a legend swatch traced as a connector)."""
-    x1, y1, x2, y2 = box
-    return bool(len(points) and (points[:, 0] >= x1).all() and (points[:, 0] <= x2).all()
-                and (points[:, 1] >= y1).all() and (points[:, 1] <= y2).all())
+    return bool(len(points) and _in_box(points, box, 0).all())

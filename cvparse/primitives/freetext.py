@@ -17,7 +17,7 @@ from .dashrows import cut_run_ends, dash_runs, extend_runs, in_words, line_piece
 from .elements import Scale, Shape
 from .labelling import components
 from .paper import colour_distance
-from .strokes import hull_share, is_straight_stroke, solid
+from .strokes import hull_share, is_straight_stroke, solid, touching_letters
 
 
 @dataclass
@@ -295,13 +295,6 @@ def _too_big_for_glyph(w: int, h: int, text_height: float) -> bool:
     return h > 1.1 * text_height or w > 1.5 * text_height
 
 
-def _touching_letters(own: np.ndarray, stroke: float) -> bool:
-    """A wide, text-high component that is letters run together (stems rise across it
-    in many columns), not a flat stretch of curve or line."""
-    tall = own.sum(axis=0) > 2 * stroke + 1
-    return bool(tall.mean() >= 0.3)
-
-
 def is_upright(ys: np.ndarray, xs: np.ndarray) -> bool:
     """A straight stroke within about 25 degrees of vertical (I, l, i, 1, a small r)."""
     return bool(np.ptp(xs) <= 0.5 * (np.ptp(ys) + 1) + 1)
@@ -324,7 +317,7 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
     n, labels, stats, _ = components(outside.astype(np.uint8), 8)
     big_ids = [i for i in range(1, n)
                if _too_big_for_glyph(stats[i, 2], stats[i, 3], th)
-               and not (stats[i, 3] <= 1.1 * th and _touching_letters(
+               and not (stats[i, 3] <= 1.1 * th and touching_letters(
                    labels[stats[i, 1]:stats[i, 1] + stats[i, 3],
                           stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, scale.stroke))]
     is_big = np.zeros(n, bool)
@@ -351,7 +344,7 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
         if max(w, h) < 0.2 * th or h > 1.1 * th:
             continue
         own = labels[y:y + h, x:x + w] == i
-        if w > 1.5 * th and not _touching_letters(own, scale.stroke):
+        if w > 1.5 * th and not touching_letters(own, scale.stroke):
             continue
         ys, xs = np.nonzero(own)
         flat = h <= 2 * scale.stroke + 1 and w <= th  # an underscore, kept to join words

@@ -67,14 +67,18 @@ def _groups(adj: list[set[int]]) -> list[list[int]]:
     return groups
 
 
+def _joint_box(regions: list[Region]) -> tuple[int, int, int, int]:
+    """The bounding box ``x1, y1, x2, y2`` of all the regions' boxes."""
+    return (min(r.bbox[0] for r in regions), min(r.bbox[1] for r in regions),
+            max(r.bbox[2] for r in regions), max(r.bbox[3] for r in regions))
+
+
 def _filled_union(regions: list[Region], reach: int, pad: int
                   ) -> tuple[np.ndarray, int, int, np.ndarray]:
     """The members' interiors on one crop (``pad`` pixels beyond them), dilated by ``reach``
     and holes filled; with the crop's origin and the round kernel used."""
-    x1 = min(r.bbox[0] for r in regions) - pad
-    y1 = min(r.bbox[1] for r in regions) - pad
-    x2 = max(r.bbox[2] for r in regions) + pad
-    y2 = max(r.bbox[3] for r in regions) + pad
+    x1, y1, x2, y2 = _joint_box(regions)
+    x1, y1, x2, y2 = x1 - pad, y1 - pad, x2 + pad, y2 + pad
     m = np.zeros((y2 - y1, x2 - x1), np.uint8)
     for r in regions:
         a, b, c, d = r.bbox
@@ -465,15 +469,13 @@ def crossed_boxes(pieces: list[Region], ink: np.ndarray, stroke: float, text_hei
     def filled(parts: list[int]) -> float:
         """Share of the parts' bounding box they fill: rises as pieces of one box join
         and falls if a piece beyond its border does."""
-        x1, y1 = min(pieces[m].bbox[0] for m in parts), min(pieces[m].bbox[1] for m in parts)
-        x2, y2 = max(pieces[m].bbox[2] for m in parts), max(pieces[m].bbox[3] for m in parts)
+        x1, y1, x2, y2 = _joint_box([pieces[m] for m in parts])
         return sum(areas[m] for m in parts) / ((x2 - x1) * (y2 - y1))
 
     def on_outline(parts: list[int]) -> bool:
         """Whether every part reaches a side of the parts' joint bounding box (a shape
         inside a frame cut by lines reaches none)."""
-        x1, y1 = min(pieces[m].bbox[0] for m in parts), min(pieces[m].bbox[1] for m in parts)
-        x2, y2 = max(pieces[m].bbox[2] for m in parts), max(pieces[m].bbox[3] for m in parts)
+        x1, y1, x2, y2 = _joint_box([pieces[m] for m in parts])
         return all(a - x1 <= reach or b - y1 <= reach or x2 - c <= reach or y2 - d <= reach
                    for a, b, c, d in (pieces[m].bbox for m in parts))
 
@@ -515,8 +517,7 @@ def crossed_boxes(pieces: list[Region], ink: np.ndarray, stroke: float, text_hei
 
 def _spans(r: Region, members: list[int], pieces: list[Region], reach: int) -> bool:
     """Whether region ``r`` reaches every side of the members' joint bounding box."""
-    x1, y1 = min(pieces[m].bbox[0] for m in members), min(pieces[m].bbox[1] for m in members)
-    x2, y2 = max(pieces[m].bbox[2] for m in members), max(pieces[m].bbox[3] for m in members)
+    x1, y1, x2, y2 = _joint_box([pieces[m] for m in members])
     a, b, c, d = r.bbox
     return a - x1 <= reach and b - y1 <= reach and x2 - c <= reach and y2 - d <= reach
 

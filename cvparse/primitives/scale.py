@@ -11,6 +11,7 @@ import numpy as np
 
 from .elements import Scale
 from .labelling import components
+from .strokes import touching_letters
 
 FILLED_LIFT = 1.5
 """Filled pieces (icon parts) are left out of the text height only when they lift it by
@@ -170,8 +171,7 @@ def _touching_words(labels: np.ndarray, stats: np.ndarray, wide: np.ndarray, str
     out = np.zeros(len(stats), bool)
     for i in np.flatnonzero(wide).tolist():
         x, y, w, h = (int(v) for v in stats[i, :4])
-        own = labels[y:y + h, x:x + w] == i + 1
-        out[i] = (own.sum(axis=0) > 2 * stroke + 1).mean() >= 0.3
+        out[i] = touching_letters(labels[y:y + h, x:x + w] == i + 1, stroke)
     return out
 
 

@@ -1,5 +1,5 @@
 """Stroke geometry of small ink components: a straight stroke (a line stub) or a filled
-blob (an arrowhead, a dot marker) rather than a letter."""
+blob (an arrowhead, a dot marker) rather than a letter, or letters run together."""
 
 from __future__ import annotations
 
@@ -42,3 +42,10 @@ def hull_share(mask: np.ndarray) -> float:
     hull = np.zeros_like(m)
     cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
     return float(m.sum() / max(1, int(hull.sum())))
+
+
+def touching_letters(own: np.ndarray, stroke: float) -> bool:
+    """A wide, text-high component that is letters run together (stems rise across it
+    in many columns), not a flat stretch of curve or line."""
+    tall = own.sum(axis=0) > 2 * stroke + 1
+    return bool(tall.mean() >= 0.3)
