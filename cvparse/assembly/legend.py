@@ -104,7 +104,8 @@ def _chains(stats: np.ndarray, flat: list[int], scale: Scale) -> list[list[int]]
             j = ch[-1]
             gap = stats[i, 0] - (stats[j, 0] + stats[j, 2])
             hi, hj = stats[i, 3], stats[j, 3]
-            alike = abs(int(hi) - int(hj)) <= max(2.0, 0.5 * max(hi, hj))
+            # one line width, up to a pixel of blur either side (no letter after a bar)
+            alike = abs(int(hi) - int(hj)) <= max(2.0, 0.25 * max(hi, hj))
             if (alike and abs(cy[i] - cy[j]) <= scale.stroke + 1
                     and -1 <= gap <= 0.8 * scale.text_height):
                 ch.append(i)
@@ -142,7 +143,11 @@ def swatch_rows(ink: np.ndarray, scale: Scale
         dot = max(w, h) <= 1.5 * stroke + 1 or (
             max(w, h) <= min(2 * stroke + 2, 0.6 * th) and min(w, h) >= 0.6 * max(w, h)
             and _filled_dot(labels, stats, i))
-        return bool(dash or dot)
+        # Drawn with thick lines, small letters are as small as those marks; a mark
+        # thicker than a line fills its outline (a bar, a dot), letters leave counters
+        # and notches.
+        return bool((dash or dot) and (min(w, h) <= stroke + 1
+                                       or _filled_dot(labels, stats, i)))
 
     flats = [i for i in range(1, n) if flat(i)]
     tall = [i for i in range(1, n) if stats[i, 3] > 0.35 * th and stats[i, 3] <= 1.5 * th]
@@ -168,8 +173,8 @@ def swatch_rows(ink: np.ndarray, scale: Scale
 
 
 def _filled_dot(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
-    """Component ``i`` fills its convex hull: a round dot of a thick dotted line (blur
-    makes it wider than a line), not a small letter with a counter ("o", "e", "a")."""
+    """Component ``i`` fills its convex hull: a dash, or a round dot of a thick dotted line
+    (blur makes it wider than a line), not a small letter with a counter ("o", "e", "a")."""
     x, y, w, h = (int(v) for v in stats[i, :4])
     return hull_share(labels[y:y + h, x:x + w] == i) >= 0.8
 

@@ -99,25 +99,42 @@ def _ring_thickness(r: Region) -> float:
 
 def _merge_double_borders(regions: list[Region], stroke: float
                           ) -> list[tuple[Region, Region]]:
-    """Pair a thin ring region with the region it encloses: one shape, double border."""
+    """Pair a thin ring region with the region it encloses: one shape, double border.
+
+    A ring cut in two by lines meeting its corners leaves two pieces, one lying within
+    the other's box: each piece takes the first region it encloses that is no thin ring
+    itself (the shape's inside, not the other piece), and the inside goes with the
+    larger piece.
+    """
     inner_of: dict[int, int] = {}
+    ring = 3 * stroke + 3
     for i, outer in enumerate(regions):
-        if _ring_thickness(outer) > 3 * stroke + 3:
+        if _ring_thickness(outer) > ring:
             continue
         ox1, oy1, ox2, oy2 = outer.bbox
+        best = None
         for j, inner in enumerate(regions):
             if i == j:
                 continue
             ix1, iy1, ix2, iy2 = inner.bbox
             if not (ox1 <= ix1 and oy1 <= iy1 and ix2 <= ox2 and iy2 <= oy2):
                 continue
-            if inner.area >= 0.5 * outer.area:
-                inner_of[i] = j
-                break
+            if inner.area < 0.5 * outer.area:
+                continue
+            if best is None or (_ring_thickness(regions[best]) <= ring
+                                and _ring_thickness(inner) > ring):
+                best = j  # the first inside, a piece of the ring only if nothing else
+        if best is not None:
+            inner_of[i] = best
+    rings: dict[int, int] = {}  # inside -> the largest ring piece around it
+    for i, j in inner_of.items():
+        if j not in rings or regions[i].area > regions[rings[j]].area:
+            rings[j] = i
+    pieces = {i for i, j in inner_of.items() if rings[j] != i}
     inners = set(inner_of.values())
     out = []
     for i, r in enumerate(regions):
-        if i in inners:
+        if i in inners or i in pieces:
             continue
         out.append((regions[inner_of.get(i, i)], r))
     return out

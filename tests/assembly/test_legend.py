@@ -106,6 +106,20 @@ def test_bold_swatch_thicker_than_two_lines_is_a_line_sample():
     assert [r[0][1] for r in swatch_rows(ink, Scale(stroke=2, text_height=13))] == [40]
 
 
+def test_bold_swatch_is_not_run_into_the_small_letters_after_it():
+    """Drawn with thick lines (stroke 4), small letters are no bigger than a dot or dash:
+    a bold bar's row ends at the bar, not at the end of its word."""
+    import cv2
+
+    ink = np.zeros((30, 120), np.uint8)
+    ink[10:16, 5:36] = 1                          # bold sample, 6 px
+    ink[8:17, 44:50] = 1                          # a small bold letter filling its box
+    for cx in (56, 66):                           # two touching letters with counters
+        cv2.ellipse(ink, (cx, 12), (5, 4), 0, 0, 360, 1, 1)
+    rows = swatch_rows(ink.astype(bool), Scale(stroke=4, text_height=18))
+    assert [(r[0][0], r[0][2], r[2]) for r in rows] == [(5, 36, "solid")]
+
+
 def test_underline_is_no_swatch():
     ink = np.zeros((40, 140), bool)
     for x in range(10, 60, 9):                    # a word ...

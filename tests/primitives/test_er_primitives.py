@@ -380,3 +380,25 @@ def test_underline_erase_keeps_letter_bottoms_darker_than_a_soft_line():
     assert (kept[12, 15:18] == 255).all() and (kept[13, 4:72] == 255).all()
     assert (kept[5:12] == ink[5:12]).all()
     assert (erase_underlines(ink, [line])[12, 6:14] == 255).all()  # ink alone: cut off
+
+
+def test_double_border_ring_cut_in_two_keeps_its_inside():
+    """Lines running into the gap of a double border near two corners cut its ring in
+    two; one piece then lies within the other's box.  The inside still pairs with a
+    ring (the larger piece), and is not taken for the inside of the other piece."""
+    from cvparse.primitives.inventory import _merge_double_borders
+    from cvparse.primitives.regions import region_from_mask
+
+    def region(mask):
+        ys, xs = np.nonzero(mask)
+        x1, y1, x2, y2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+        return region_from_mask(mask[y1:y2, x1:x2], int(x1), int(y1), int(mask.sum()))
+
+    inside, c_piece, bar_piece = (np.zeros((60, 100), bool) for _ in range(3))
+    inside[10:50, 10:90] = True
+    c_piece[6:8, 6:92] = c_piece[52:54, 6:92] = c_piece[6:54, 6:8] = True  # top, bottom, left
+    bar_piece[2:58, 92:94] = bar_piece[2:4, 2:6] = True                     # right, a corner
+    regions = [region(c_piece), region(bar_piece), region(inside)]
+    pairs = _merge_double_borders(regions, stroke=2.0)
+    assert [(inner.bbox, outer.bbox) for inner, outer in pairs] == [
+        (regions[2].bbox, regions[0].bbox)]
