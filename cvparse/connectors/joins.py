@@ -109,17 +109,29 @@ def _depth_along(region, p: np.ndarray, q: np.ndarray) -> tuple[float, float]:
     return reached, float(inside.max())
 
 
-def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarray | None
-                    ) -> bool:
+def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarray | None,
+                   near_shape: np.ndarray | None = None) -> bool:
     """Join the two halves of a line cut where another line crosses it at a shallow angle.
 
     Both halves end on the crossing line (``on_connector``) and face each other across
     it; the skeleton of two strokes meeting at a small angle is one blob there, so the
-    branches could not be paired.  Closest pairs first, each end once; ``connectors`` is
-    changed in place.  Returns whether anything was joined.
+    branches could not be paired.  With ``near_shape`` (where ends attach to a node), the
+    halves of a dashed or dotted line that another line crosses are joined too: the dash
+    on the crossing went with that line, so they stop a gap short of it.  Closest pairs
+    first, each end once; ``connectors`` is changed in place.  Returns whether anything
+    was joined.
     """
+    loose = set()
+    if near_shape is not None:
+        h, w = near_shape.shape
+        for i, c in enumerate(connectors):
+            for e in (0, 1):
+                x, y = (int(round(v)) for v in c.ends[e].point)
+                if (c.style != "solid" or c.length < 2 * reach) \
+                        and not near_shape[min(max(y, 0), h - 1), min(max(x, 0), w - 1)]:
+                    loose.add((i, e))
     ends = [(i, e) for i, c in enumerate(connectors) for e in (0, 1)
-            if c.ends[e].on_connector is not None]
+            if c.ends[e].on_connector is not None or (i, e) in loose]
     if len(ends) < 2:
         return False
     pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
@@ -131,8 +143,14 @@ def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarra
         for q in range(p + 1, len(ends)):
             (i, e), (j, f) = ends[p], ends[q]
             on = connectors[i].ends[e].on_connector
-            if i == j or on != connectors[j].ends[f].on_connector or on in (i, j):
+            if i == j or on in (i, j):
                 continue
+            if on is None or on != connectors[j].ends[f].on_connector:
+                # a dashed line's dash on the crossing line went with that line: its
+                # halves stop a gap short of it, each alike in pattern
+                if not ((i, e) in loose and (j, f) in loose
+                        and _dashes_across(connectors, (i, e), (j, f), reach)):
+                    continue
             dist = facing(pts, dirs, p, q, 0.8)
             if dist is not None and dist <= reach and not crosses(blocked, pts[p], pts[q]):
                 cands.append((dist, p, q))
@@ -151,6 +169,38 @@ def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarra
         gone.add(j)
     connectors[:] = [joined.get(i, c) for i, c in enumerate(connectors) if i not in gone]
     return True
+
+
+def _dashes_across(connectors: list[Connector], a: tuple[int, int], b: tuple[int, int],
+                   reach: float) -> bool:
+    """Whether the ends of two lines of one dashed (or dotted) pattern have another
+    connector passing between them (its ends at least ``reach`` apart: no arrowhead's
+    remains, no icon's outline): the halves of one dashed line it crosses.  A piece
+    shorter than twice ``reach`` may read as solid."""
+    (i, e), (j, f) = a, b
+    ci, cj = connectors[i], connectors[j]
+    # a piece a few dashes long may not show its pattern (two dashes read as solid)
+    styles = {c.style for c in (ci, cj) if c.length >= 2 * reach}
+    if len(styles) != 1 or "solid" in styles:
+        return False
+    p, q = np.asarray(ci.ends[e].point, float), np.asarray(cj.ends[f].point, float)
+    return any(_segments_cross(p, q, c.points) for k, c in enumerate(connectors)
+               if k not in (i, j) and np.linalg.norm(c.points[-1] - c.points[0]) >= reach)
+
+
+def _segments_cross(p: np.ndarray, q: np.ndarray, line: np.ndarray) -> bool:
+    """Whether segment ``p``-``q`` crosses the polyline ``line`` (through a vertex too)."""
+    if len(line) < 2:
+        return False
+    a, b = line[:-1], line[1:]
+
+    def turn(o: np.ndarray, d: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        """Side of the line through ``o`` along ``d`` that each of ``pts`` lies on."""
+        return np.sign(d[..., 0] * (pts[..., 1] - o[..., 1])
+                       - d[..., 1] * (pts[..., 0] - o[..., 0]))
+
+    apart = turn(a, b - a, p) * turn(a, b - a, q) < 0  # p and q either side of a piece
+    return bool((apart & (turn(p, q - p, a) * turn(p, q - p, b) <= 0)).any())
 
 
 def _join(a: Connector, ea: int, b: Connector, eb: int) -> Connector:

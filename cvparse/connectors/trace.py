@@ -513,7 +513,9 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         out.append(Connector(points=line, ends=ends, style=style, width=width))
     join_grazing(out, inv, targets, 2 * span, _clear_pad(inv) + stroke)
     mark_landings(out, stroke + 2)
-    if join_crossings(out, 2 * inv.scale.text_height, blocked):
+    for _ in range(3):  # a line joined once may be cut by a second crossing further on
+        if not join_crossings(out, 2 * inv.scale.text_height, blocked, targets > 0):
+            break
         for c in out:
             for e in c.ends:
                 e.on_connector = None

@@ -280,6 +280,37 @@ def test_ends_landing_on_different_lines_or_not_facing_are_not_joined():
     assert not join_crossings(side, 30, None)
 
 
+def test_halves_of_a_dashed_line_stopping_short_of_a_crossing_line_are_joined():
+    """The dash lying on the crossing line went with it: the halves end a gap short of
+    it, landing on nothing.  They are joined where they face each other across another
+    connector, away from shapes, one half long enough to show the pattern."""
+    def dashed(p, q, style="dashed"):
+        c = _conn(p, q)
+        c.style = style
+        return c
+
+    free = np.zeros((210, 210), bool)
+    conns = [dashed((0, 100), (90, 101)), dashed((118, 103), (200, 105)),
+             _conn((80, 0), (125, 200))]
+    assert join_crossings(conns, 30, None, free)
+    assert len(conns) == 2 and {c.style for c in conns} == {"dashed", "solid"}
+    # no line between the ends (a gap of the line itself, not a crossing)
+    assert not join_crossings([dashed((0, 100), (90, 101)), dashed((118, 103), (200, 105))],
+                              30, None, free)
+    # a solid line's ends across a crossing stay apart, and so do ends near a shape
+    assert not join_crossings([_conn((0, 100), (90, 101)), _conn((118, 103), (200, 105)),
+                               _conn((80, 0), (125, 200))], 30, None, free)
+    near = free.copy()
+    near[90:110, 85:95] = True
+    assert not join_crossings([dashed((0, 100), (90, 101)), dashed((118, 103), (200, 105)),
+                               _conn((80, 0), (125, 200))], 30, None, near)
+    # the outline of an icon between them (a closed loop) is no crossing line
+    loop = Connector(points=np.array([[100, 80], [112, 80], [112, 120], [100, 120], [100, 81]],
+                                     float), ends=(End((100, 80), (0, -1)), End((100, 81), (0, 1))))
+    assert not join_crossings([dashed((0, 100), (90, 101)), dashed((118, 103), (200, 105)),
+                               loop], 30, None, free)
+
+
 def _misread(inv, text, box):
     """Pretend OCR read the ink in ``box`` as free text ``text``."""
     x1, y1, x2, y2 = box
