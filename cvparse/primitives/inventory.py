@@ -112,19 +112,17 @@ def _merge_double_borders(regions: list[Region], stroke: float
         if _ring_thickness(outer) > ring:
             continue
         ox1, oy1, ox2, oy2 = outer.bbox
+        held = [j for j, inner in enumerate(regions) if j != i
+                and ox1 <= inner.bbox[0] and oy1 <= inner.bbox[1]
+                and inner.bbox[2] <= ox2 and inner.bbox[3] <= oy2]
         best = None
-        for j, inner in enumerate(regions):
-            if i == j:
-                continue
-            ix1, iy1, ix2, iy2 = inner.bbox
-            if not (ox1 <= ix1 and oy1 <= iy1 and ix2 <= ox2 and iy2 <= oy2):
-                continue
-            if inner.area < 0.5 * outer.area:
+        for j in held:
+            if regions[j].area < 0.5 * outer.area:
                 continue
             if best is None or (_ring_thickness(regions[best]) <= ring
-                                and _ring_thickness(inner) > ring):
+                                and _ring_thickness(regions[j]) > ring):
                 best = j  # the first inside, a piece of the ring only if nothing else
-        if best is not None:
+        if best is not None and _hugs(outer, [regions[j] for j in held], 2 * ring):
             inner_of[i] = best
     rings: dict[int, int] = {}  # inside -> the largest ring piece around it
     for i, j in inner_of.items():
@@ -138,6 +136,28 @@ def _merge_double_borders(regions: list[Region], stroke: float
             continue
         out.append((regions[inner_of.get(i, i)], r))
     return out
+
+
+def _hugs(ring: Region, inside: list[Region], reach: float) -> bool:
+    """Whether nearly all of a ring region (less what it holds) lies within ``reach`` of
+    the regions it holds: a second border runs close round the first (round every
+    compartment of a table), while the band between lines passing a node does not."""
+    x1, y1 = ring.bbox[:2]
+    held = np.zeros(ring.filled.shape, np.uint8)
+    for r in inside:
+        ix1, iy1, ix2, iy2 = r.bbox
+        held[iy1 - y1:iy2 - y1, ix1 - x1:ix2 - x1] |= r.filled.astype(np.uint8)
+    own = ring.filled & ~held.astype(bool)
+    if not own.any():
+        return True
+    k = 2 * int(round(reach)) + 1
+    near = cv2.dilate(held, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(bool)
+    return bool((own & near).sum() >= HUG_SHARE * own.sum())
+
+
+HUG_SHARE = 0.9
+"""Share of a double border's ring that lies close round what it holds: the wedge at a
+sharp corner (a diamond's tip) may reach further."""
 
 
 def _close_ring(inner: Region, ring: Region, stroke: float) -> Region:

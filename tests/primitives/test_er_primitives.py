@@ -402,3 +402,33 @@ def test_double_border_ring_cut_in_two_keeps_its_inside():
     pairs = _merge_double_borders(regions, stroke=2.0)
     assert [(inner.bbox, outer.bbox) for inner, outer in pairs] == [
         (regions[2].bbox, regions[0].bbox)]
+
+
+def test_band_between_lines_round_a_node_is_no_second_border():
+    """Two lines passing a box close off a thin band of paper that holds the box: it is
+    no ring round it (most of it lies far from the box), while a double border round the
+    two compartments of a table hugs them both."""
+    from cvparse.primitives.inventory import _merge_double_borders
+    from cvparse.primitives.regions import region_from_mask
+
+    def region(mask):
+        ys, xs = np.nonzero(mask)
+        x1, y1, x2, y2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+        return region_from_mask(mask[y1:y2, x1:x2], int(x1), int(y1), int(mask.sum()))
+
+    box = np.zeros((200, 200), bool)
+    box[120:150, 120:180] = True
+    band = np.zeros((200, 200), bool)                  # an L of paper between two lines
+    band[10:16, 10:190] = band[10:190, 184:190] = True
+    pairs = _merge_double_borders([region(band), region(box)], stroke=2.0)
+    assert sorted(outer.bbox for inner, outer in pairs if inner is outer) == sorted(
+        [region(band).bbox, region(box).bbox])
+
+    name, rows, ring = (np.zeros((100, 120), bool) for _ in range(3))
+    name[10:40, 10:110] = True
+    rows[43:90, 10:110] = True
+    ring[5:8, 5:115] = ring[92:95, 5:115] = ring[5:95, 5:8] = ring[5:95, 112:115] = True
+    ring[5:8, 60:63] = False                           # a line ending on the inner border
+    regions = [region(ring), region(name), region(rows)]
+    pairs = _merge_double_borders(regions, stroke=2.0)
+    assert (regions[1].bbox, regions[0].bbox) in [(i.bbox, o.bbox) for i, o in pairs]
