@@ -509,19 +509,82 @@ def _stacked(a: list[int], b: list[int], max_gap: float, max_height: float) -> b
 
 
 def word_crop(rgb: np.ndarray, labels: np.ndarray, word: WordBox,
-              background: tuple[int, int, int]) -> np.ndarray:
-    """Grayscale crop of a word, dark on white, other ink in its box blanked."""
+              background: tuple[int, int, int], lines: np.ndarray | None = None,
+              scale: Scale | None = None) -> np.ndarray:
+    """Grayscale crop of a word, dark on white, other ink in its box blanked; with the
+    ``lines`` taken out and the page's ``scale``, the line ends run into the letters of a
+    word of several letters (one and a half text heights wide) given back to them (see
+    :func:`_line_tips_in`)."""
     x1, y1, x2, y2 = word.bbox
     m = 2
     h, w = labels.shape
     cx1, cy1, cx2, cy2 = max(0, x1 - m), max(0, y1 - m), min(w, x2 + m), min(h, y2 + m)
     own = np.isin(labels[cy1:cy2, cx1:cx2], word.labels)
+    several = scale is not None and x2 - x1 >= 1.5 * scale.text_height
+    if lines is not None and several and word.touches_line:
+        # (a lone glyph, a cardinality, is read on its own: a tip would only blur it)
+        own |= _line_tips_in(own, lines, word.bbox, (cx1, cy1), scale)
     own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     dist = colour_distance(rgb[cy1:cy2, cx1:cx2], background)
     top = max(float(dist[own].max()) if own.any() else 1.0, 30.0)
     gray = 255.0 - np.clip(dist / top, 0, 1) * 255.0
     gray[~own] = 255
     return gray.astype(np.uint8)
+
+
+LINE_WORK_AROUND = 0.1
+"""Share of the band half a text height wide round a word above which it sits in
+line-work (an icon drawn with straight strokes), not a label a few lines run into."""
+
+
+GIVEN_BACK = 0.25
+"""At most this share of a word's own pixels is given back to it from the lines."""
+
+
+def _line_tips_in(own: np.ndarray, lines: np.ndarray, bbox: tuple[int, int, int, int],
+                  origin: tuple[int, int], scale: Scale) -> np.ndarray:
+    """The pieces of the page's ``lines`` inside a word's ``bbox`` that are the end of a
+    line run into a letter, not a line crossing the word, as a mask of the word's crop
+    (``own``: its letters; ``origin``: the crop's corner on the page): each touches the
+    letters, is longer than the line is wide but no bigger than a letter, and comes in
+    from one side of the box (or a corner), reaching no two opposite sides and leaving
+    it nowhere else.  The line taken out was drawn a little wider than the line and may
+    run on a few pixels along a stroke of the letter it ends in; those pixels are the
+    letter's.  None where the word sits in line-work (see ``LINE_WORK_AROUND``) or where
+    they would outweigh it (see ``GIVEN_BACK``)."""
+    out = np.zeros(own.shape, bool)
+    bx1, by1, bx2, by2 = bbox
+    r = int(round(0.5 * scale.text_height))
+    h, w = lines.shape
+    rx1, ry1, rx2, ry2 = max(0, bx1 - r), max(0, by1 - r), min(w, bx2 + r), min(h, by2 + r)
+    band = (rx2 - rx1) * (ry2 - ry1) - (bx2 - bx1) * (by2 - by1)
+    around = int(lines[ry1:ry2, rx1:rx2].sum()) - int(lines[by1:by2, bx1:bx2].sum())
+    if band <= 0 or around > LINE_WORK_AROUND * band:
+        return out
+    ox, oy = origin
+    x1, y1, x2, y2 = bx1 - ox, by1 - oy, bx2 - ox, by2 - oy
+    inner = np.zeros(own.shape, bool)
+    inner[y1:y2, x1:x2] = lines[by1:by2, bx1:bx2]
+    if not inner.any():
+        return out
+    near = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    ring = lines[oy:oy + own.shape[0], ox:ox + own.shape[1]] & ~inner
+    ring[y1:y2, x1:x2] = False  # the line outside the box, in the crop's margin
+    n, lab, stats, _ = components(inner.astype(np.uint8), 8)
+    for i in range(1, n):
+        x, y, pw, ph = (int(v) for v in stats[i, :4])
+        if max(pw, ph) > scale.text_height or max(pw, ph) <= scale.stroke + 1:
+            continue  # no letter; or only the line's own end, stopping at the letter
+        edge = x <= x1 or y <= y1 or x + pw >= x2 or y + ph >= y2
+        across = (x <= x1 and x + pw >= x2) or (y <= y1 and y + ph >= y2)
+        piece = lab == i
+        if not edge or across or not (piece & near).any():
+            continue
+        grown = cv2.dilate(piece.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        if components((ring & grown).astype(np.uint8), 8)[0] - 1 <= 1:
+            out |= piece  # the line goes on out of the box on one side only: it ends here
+    # a few pixels given back to letters; a speck that a line tip would outweigh is none
+    return out if out.sum() <= GIVEN_BACK * own.sum() else np.zeros(own.shape, bool)
 
 
 def free_words(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], scale: Scale,
@@ -537,4 +600,5 @@ def free_words(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], scale: Sca
         w.extent = w.extent or w.bbox
         ex1, ey1, ex2, ey2 = w.extent
         w.ink = ink[ey1:ey2, ex1:ex2] & ~lines[ey1:ey2, ex1:ex2]
-    return words, [word_crop(rgb, labels, w, background) for w in words]
+    inked_lines = lines & ink
+    return words, [word_crop(rgb, labels, w, background, inked_lines, scale) for w in words]

@@ -484,6 +484,17 @@ WORD_MARKS = "_.*()-'"
 """Marks a label's words may hold besides letters and digits."""
 
 
+LINE_DASHES = "\u2014\u2013"
+"""Long dashes: a label never holds one at an end, where a line stub beside it reads so."""
+
+
+def _without_end_dashes(text: str) -> str:
+    """``text`` without the long dashes at its ends (a line running on from the label's
+    first or last letter), where a word of two letters or more is left."""
+    core = text.strip(LINE_DASHES + " ")
+    return core if sum(ch.isalnum() for ch in core) >= 2 else text
+
+
 def _plausible_word(text: str) -> bool:
     """Free text made of word characters; a lone character a digit, capital or ``*``.
 
@@ -544,7 +555,7 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
             continue
         if wb.touches_line and text in ARROWHEAD_READINGS:
             continue
-        text = text.translate(LETTER_SYMBOLS)
+        text = _without_end_dashes(text.translate(LETTER_SYMBOLS))
         if not _plausible_word(text):
             continue
         x1, y1, x2, y2 = wb.bbox

@@ -1,10 +1,11 @@
 """Free words beside connectors: arrowheads, dashes and dots that touch a label are not
 part of it."""
 
+import cv2
 import numpy as np
 
 from cvparse.primitives.elements import Scale
-from cvparse.primitives.freetext import free_words, glyph_components, group_words
+from cvparse.primitives.freetext import _line_tips_in, free_words, glyph_components, group_words
 from cvparse.primitives.inventory import build_inventory
 
 from .synth import canvas, font, to_array
@@ -114,3 +115,45 @@ def test_a_letter_beyond_a_dashed_line_off_its_pitch_stays():
     draw.text((99, 88), "lo", fill=(0, 0, 0), font=font(18))
     words, scale = _words(to_array(img))
     assert any(w.bbox[0] >= 95 and w.bbox[2] <= 125 for w in words)
+
+
+def _free_text(rgb):
+    return [t.text for t in build_inventory(rgb).texts]
+
+
+def test_line_ends_run_into_letters_are_given_back():
+    img, draw = canvas(360, 160)
+    draw.text((120, 40), "Edge Node HQ", fill=(0, 0, 0), font=font(18))
+    x1, y1, x2, y2 = draw.textbbox((120, 40), "Edge Node HQ", font=font(18))
+    draw.line([(x2 - 4, y2 - 4), (340, 140)], fill=(0, 0, 0), width=2)
+    draw.line([(x1 + 3, y1 + 2), (20, 120)], fill=(0, 0, 0), width=2)
+    assert _free_text(to_array(img)) == ["Edge Node HQ"]
+
+
+def test_line_tips_in_a_word_box():
+    scale = Scale(stroke=2, text_height=12)
+    lines = np.zeros((60, 100), bool)
+    own = np.zeros((24, 44), bool)  # crop of the word box 30..70 x 20..40, margin 2
+    own[4:18, 4:40] = True
+    lines[28:32, 10:36] = True  # a line coming in from the left, ending in a letter
+    tips = _line_tips_in(own, lines, (30, 20, 70, 40), (28, 18), scale)
+    assert tips[10:14, 2:8].all() and not tips[:, :2].any()
+    lines[36:38, 20:90] = True  # a line crossing the whole word is no tip
+    tips = _line_tips_in(own, lines, (30, 20, 70, 40), (28, 18), scale)
+    assert not tips[18:20].any()
+    busy = lines.copy()
+    busy[8:52, 20:80:3] = True  # line-work all round: an icon's strokes, not a label
+    assert not _line_tips_in(own, busy, (30, 20, 70, 40), (28, 18), scale).any()
+
+
+def test_line_passing_a_word_corner_is_no_tip():
+    # a line cutting across the box's corner leaves it again: none of it is given back
+    scale = Scale(stroke=2, text_height=12)
+    lines = np.zeros((60, 100), np.uint8)
+    cv2.line(lines, (22, 34), (40, 12), 1, 2)  # in at the left side, out at the top
+    own = np.zeros((24, 44), bool)
+    own[4:18, 4:40] = True
+    assert not _line_tips_in(own, lines.astype(bool), (30, 20, 70, 40), (28, 18), scale).any()
+    lines[:] = 0
+    cv2.line(lines, (22, 34), (33, 22), 1, 2)  # the same line ending in the first letter
+    assert _line_tips_in(own, lines.astype(bool), (30, 20, 70, 40), (28, 18), scale).any()
