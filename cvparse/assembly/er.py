@@ -67,7 +67,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     for i in sorted(entity_ids, key=lambda i: (shapes[i].bbox[1], shapes[i].bbox[0])):
         names[i] = unique_name(labels[i] or f"E{i}", taken)
         taken.add(names[i])
-    entities = {names[i]: Entity(name=names[i], weak=shapes[i].double and i not in table_of)
+    entities = {names[i]: Entity(name=names[i], weak=table_of[i].weak if i in table_of
+                                 else shapes[i].double)
                 for i in entity_ids}
     for i in entity_ids:
         if i in table_of:

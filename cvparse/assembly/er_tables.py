@@ -36,6 +36,8 @@ class TableEntity:
     multivalued: list[str] = field(default_factory=list)
     derived: list[str] = field(default_factory=list)
     composite: dict[str, list[str]] = field(default_factory=dict)
+    weak: bool = False
+    """Drawn with a double border (round the whole box, or one of its cells)."""
 
 
 @dataclass
@@ -77,7 +79,7 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     rectangle is a table of one row.
     """
     tol = 2 * inv.scale.stroke + 3
-    cells = [i for i, s in enumerate(inv.shapes) if s.kind in CELL_KINDS and not s.double]
+    cells = [i for i, s in enumerate(inv.shapes) if s.kind in CELL_KINDS]
     rows = _rows(inv, cells, tol)
     span = [(inv.shapes[r[0]].interior.bbox[0], inv.shapes[r[0]].interior.bbox[1],
              inv.shapes[r[-1]].interior.bbox[2], inv.shapes[r[-1]].interior.bbox[3])
@@ -230,7 +232,8 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
                  for c in lines]
         header = [t for t, _ in texts[0] if t]
         name = " ".join(header) or inv.shapes[cells[0]].label
-        t = TableEntity(shapes=cells, name=_clean(name))
+        t = TableEntity(shapes=cells, name=_clean(name),
+                        weak=any(inv.shapes[i].double for i in cells))
         rows = [(text, ln) for c in texts[1:] for text, ln in c if text]
         out.append(t)
         if not rows:
