@@ -254,10 +254,7 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
         kept.append(region)
     for s in shapes:
         if not s.double:
-            ring = outer_border(s.interior, fine, scale.stroke)
-            if ring is not None:
-                s.outer, s.double = ring, True
-                s.bbox = _outer_bbox(ring, ink, scale.stroke)
+            _find_second_border(s, fine, ink, scale.stroke)
     shapes, kept = _join_lids(shapes, kept, scale.stroke)
     taken_ids = {id(r) for r in normal}
     small = [r for r in raw if id(r) not in taken_ids]
@@ -406,6 +403,7 @@ def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
         s.kind, s.fit, s.interior, s.outer = kind, fit, region, region
         s.bbox = _outer_bbox(region, ink, scale.stroke)
         kept[i] = region
+        _find_second_border(s, ink, ink, scale.stroke)  # the line cut both borders
     pool = [r for j, r in enumerate(pool) if j not in used]
     # A piece of a crossed box may fit a shape of its own (a line across a box's middle
     # leaves two boxes; across a corner, a box with rounded ends).
@@ -437,16 +435,23 @@ def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
                             interior=region, outer=region, fit=fit,
                             fill=_fill_colour(region, rgb, ink)))
         kept.append(region)
-        if any(region is c[0] for c in crossed):
-            if continued_sides(shapes[-1], ink, scale) >= 2:
-                shapes.pop()  # a gap between lines crossing one another, cut again
-                kept.pop()
-                continue
-            # A weak entity's second border is cut as well: look for it around the box.
-            ring = outer_border(region, ink, scale.stroke)
-            if ring is not None:
-                shapes[-1].outer, shapes[-1].double = ring, True
-                shapes[-1].bbox = _outer_bbox(ring, ink, scale.stroke)
+        if any(region is c[0] for c in crossed) \
+                and continued_sides(shapes[-1], ink, scale) >= 2:
+            shapes.pop()  # a gap between lines crossing one another, cut again
+            kept.pop()
+            continue
+        # A weak entity's second border is cut as well: look for it around the shape.
+        _find_second_border(shapes[-1], ink, ink, scale.stroke)
+
+
+def _find_second_border(shape: Shape, lines: np.ndarray, ink: np.ndarray, stroke: float
+                        ) -> None:
+    """Make ``shape`` double when a second outline runs round its interior in ``lines``
+    (the fine ink, or the page's ink where lines cut the shape)."""
+    ring = outer_border(shape.interior, lines, stroke)
+    if ring is not None:
+        shape.outer, shape.double = ring, True
+        shape.bbox = _outer_bbox(ring, ink, stroke)
 
 
 def _add_dashed(shapes: list[Shape], kept: list[Region], fine: np.ndarray, rgb: np.ndarray,

@@ -432,3 +432,22 @@ def test_band_between_lines_round_a_node_is_no_second_border():
     regions = [region(ring), region(name), region(rows)]
     pairs = _merge_double_borders(regions, stroke=2.0)
     assert (regions[1].bbox, regions[0].bbox) in [(i.bbox, o.bbox) for i, o in pairs]
+
+
+def test_double_diamond_cut_by_a_line_through_it_keeps_its_second_border():
+    """A line drawn right through an identifying relationship cuts its inside in two; the
+    pieces are joined back, and the second border round them is found as well."""
+    from cvparse.primitives.inventory import build_inventory
+
+    img = np.full((200, 360, 3), 255, np.uint8)
+    cx, cy, hw, hh = 180, 100, 110, 36
+    for g in (0, 6):
+        k = g * np.hypot(hw, hh) / hh  # the same gap along the slanted sides
+        pts = np.array([[cx - hw + k, cy], [cx, cy - hh + g], [cx + hw - k, cy],
+                        [cx, cy + hh - g]], np.int32)
+        cv2.polylines(img, [pts], True, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.line(img, (20, 40), (340, 150), (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.putText(img, "has", (160, 108), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1,
+                cv2.LINE_AA)
+    shapes = build_inventory(img, ocr=False).shapes
+    assert [(s.kind, s.double) for s in shapes] == [("diamond", True)]
