@@ -63,10 +63,8 @@ def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: i
         cv2.ellipse(gray, (centre, (float(ix2 - ix1), float(iy2 - iy1)), 0.0), 255, -1)
     # border remnants: long thin strokes along the crop edges
     n, labels, stats, _ = cv2.connectedComponentsWithStats((gray < 160).astype(np.uint8), 8)
-    ch, cw = gray.shape
     for i in range(1, n):
-        bw, bh = stats[i, 2:4]
-        if (bh >= 0.8 * ch and bw <= 3) or (bw >= 0.8 * cw and bh <= 3):
+        if _border_remnant(stats[i], gray.shape):
             gray[labels == i] = 255
     ys, xs = np.nonzero(gray < 200)
     if ys.size == 0:
@@ -74,6 +72,24 @@ def _compartment_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: i
     m = 2
     return gray[max(0, ys.min() - m):ys.max() + m + 1,
                 max(0, xs.min() - m):xs.max() + m + 1].astype(np.uint8)
+
+
+def _border_remnant(stat: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a component (``x, y, w, h`` stats) of a compartment crop is what is left of
+    the box border: a long thin stroke along one of the crop's sides.  The stem of a
+    capital letter in tight small text is as long and thin, but stands off the sides."""
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    h, w = shape[:2]
+    side = 3
+    upright = bh >= 0.8 * h and bw <= 3 and (x <= side or x + bw >= w - side)
+    flat = bw >= 0.8 * w and bh <= 3 and (y <= side or y + bh >= h - side)
+    return upright or flat
+
+
+BADGE_LIFT = 1.7
+"""A badge stands at least this many times taller than the name's other letters: a
+capital (or a capital run into the next letter) starting a name of lower-case letters
+stands up to about 1.5 times their height."""
 
 
 def _badge_disc(stats: np.ndarray, keep: np.ndarray, width: int) -> tuple | None:
@@ -87,7 +103,7 @@ def _badge_disc(stats: np.ndarray, keep: np.ndarray, width: int) -> tuple | None
     for i in range(1, n):
         bx, by, bw, bh, _ = stats[i]
         others = [j for j in range(1, n) if j != i and keep[j] and stats[j, 4] >= 4]
-        if not keep[i] or not others or bh < 1.5 * max(stats[j, 3] for j in others):
+        if not keep[i] or not others or bh < BADGE_LIFT * max(stats[j, 3] for j in others):
             continue  # not clearly taller than every letter, capitals included
         if bx + bh / 2 > 0.5 * width or bw < 0.75 * bh:
             continue
@@ -145,9 +161,8 @@ def _name_crop(rgb: np.ndarray, rect: tuple[int, int, int, int], inset: int) -> 
     keep = np.ones(n, bool)
     keep[0] = False
     for i in range(1, n):
-        bw, bh = stats[i, 2], stats[i, 3]
-        if (bh >= 0.8 * h and bw <= 3) or (bw >= 0.8 * w and bh <= 3):
-            keep[i] = False  # remnants of the box border
+        if _border_remnant(stats[i], ink.shape):
+            keep[i] = False
     disc = _badge_disc(stats, keep, w)
     if disc is not None:
         cx, cy, r = disc

@@ -120,3 +120,26 @@ def test_repeated_glyph_is_letter_spaced_copies():
     assert wide.shape[0] == 20
     n, _, stats, _ = cv2.connectedComponentsWithStats((wide < 128).astype(np.uint8), 8)
     assert n - 1 == REPEATS and (stats[1:, cv2.CC_STAT_AREA] == 48).all()
+
+
+def _small_name(stem_apart: bool) -> np.ndarray:
+    """A capital then three lower-case letters two thirds as tall, in tight small text."""
+    img = np.full((24, 70, 3), 255, np.uint8)
+    img[6:15, 8:10] = 0                      # the capital's stem, as tall as the line
+    bowl = 11 if stem_apart else 8
+    img[6, bowl:15] = img[10, bowl:15] = 0   # ... and its bowl
+    img[6:11, 15] = 0
+    for x in (18, 26, 34):
+        img[9:15, x:x + 5] = 0
+        img[10:14, x + 1:x + 4] = 255
+    return img
+
+
+def test_capital_starting_a_small_name_is_no_badge_nor_border():
+    """A capital starting a name of lower-case letters stands about 1.5 times their height
+    (a badge stands clearly taller); a capital's stem as tall as a tight crop is no border
+    remnant unless it lies along a side."""
+    for stem_apart, rect, parts in ((False, (2, 2, 48, 20), 4), (True, (2, 5, 48, 15), 5)):
+        crop = _name_crop(_small_name(stem_apart), rect, 1)
+        n = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)[0]
+        assert n - 1 == parts                # the capital's parts and three letters
