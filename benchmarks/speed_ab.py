@@ -111,8 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--split", default="dev", help="fixture split (default: dev)")
     p.add_argument("--limit", type=int, default=2, help="images per subset (default 2)")
     p.add_argument("--rounds", type=int, default=5, help="timed rounds (default 5)")
-    p.add_argument("--stage", default="nodes", choices=("nodes", "graph"),
-                   help="parse up to this stage (default: nodes)")
+    p.add_argument("--stage", default="nodes", choices=("nodes", "all"),
+                   help="parse up to this stage: nodes, or all (tracing and assembly too; "
+                        "default: nodes)")
     return p
 
 

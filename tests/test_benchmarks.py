@@ -187,3 +187,11 @@ def test_speed_ab_runs_each_checkout_with_its_own_modules(tmp_path):
     assert sys.modules["cvparse"] is cvparse  # the suite's own package is back
     pairs = speed_ab.compare(tmp_path / "a", tmp_path / "b", [tmp_path / "x.png"], "er", 2)
     assert [p.name for p in pairs] == ["x"] and pairs[0].base >= 0 and pairs[0].new >= 0
+
+
+def test_speed_ab_stages_are_the_pipeline_stages():
+    """Every --stage choice is one the parser itself accepts."""
+    from cvparse.pipeline import STAGES
+
+    action = next(a for a in speed_ab.build_parser()._actions if a.dest == "stage")
+    assert set(action.choices) <= set(STAGES)

@@ -145,14 +145,15 @@ def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarra
             on = connectors[i].ends[e].on_connector
             if i == j or on in (i, j):
                 continue
-            if on is None or on != connectors[j].ends[f].on_connector:
-                # a dashed line's dash on the crossing line went with that line: its
-                # halves stop a gap short of it, each alike in pattern
-                if not ((i, e) in loose and (j, f) in loose
-                        and _dashes_across(connectors, (i, e), (j, f), reach)):
-                    continue
+            landed = on is not None and on == connectors[j].ends[f].on_connector
+            if not landed and not ((i, e) in loose and (j, f) in loose):
+                continue
             dist = facing(pts, dirs, p, q, 0.8)
-            if dist is not None and dist <= reach and not crosses(blocked, pts[p], pts[q]):
+            if dist is None or dist > reach or crosses(blocked, pts[p], pts[q]):
+                continue
+            # a dashed line's dash on the crossing line went with that line: its halves
+            # stop a gap short of it, each alike in pattern
+            if landed or _dashes_across(connectors, (i, e), (j, f), reach):
                 cands.append((dist, p, q))
     link: dict[int, int] = {}
     for _, p, q in sorted(cands):
