@@ -101,10 +101,10 @@ def _merge_double_borders(regions: list[Region], stroke: float
                           ) -> list[tuple[Region, Region]]:
     """Pair a thin ring region with the region it encloses: one shape, double border.
 
-    A ring cut in two by lines meeting its corners leaves two pieces, one lying within
-    the other's box: each piece takes the first region it encloses that is no thin ring
-    itself (the shape's inside, not the other piece), and the inside goes with the
-    larger piece.
+    The ring must run close round what it holds (:func:`_hugs`).  A ring cut in two by
+    lines meeting its corners leaves two pieces, one lying within the other's box: each
+    piece takes the first region it encloses that is no thin ring itself (the shape's
+    inside, not the other piece), and the inside goes with the larger piece.
     """
     inner_of: dict[int, int] = {}
     ring = 3 * stroke + 3
