@@ -161,8 +161,11 @@ def _end_window(dark: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
     first = runs[0][0] if runs else 0
     # a marker at this end is pointed or flat against the border: it starts at the tip or
     # widens gradually from it; ink jumping from line width to wide a few pixels out is
-    # the flat back of the opposite end's marker
-    gradual = first == 0 or extent[first] - extent[first - 1] <= 2 * max(2.0, stroke)
+    # the flat back of the opposite end's marker.  Blank cross-sections inside a hollow
+    # marker (its thin sides broken into dots) are no step.
+    before = extent[:first][extent[:first] > 0]
+    step = extent[first] - (before[-1] if before.size else 0.0) if first else 0.0
+    gradual = step <= 2 * max(2.0, stroke)
     if runs and first <= attach and gradual:
         end = runs[0][1]
         # a hollow marker's outline can break into runs; join runs separated by a gap

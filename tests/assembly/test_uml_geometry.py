@@ -110,3 +110,20 @@ def test_trace_through_a_middle_box_is_not_a_relation():
     beside = np.array([[110.0, 25.0], [110.0, 165.0]])
     assert _crosses_box(through, boxes, (0, 2), stroke=2)
     assert not _crosses_box(beside, boxes, (0, 2), stroke=2)
+
+
+def test_hollow_triangle_with_broken_sides_is_read_at_its_end():
+    """At scale 1 a triangle's thin sides break into dots: blank cross-sections inside the
+    marker are no step from line width to wide (the back of the opposite end's marker),
+    also where the window ends before the line behind the triangle."""
+    dark = np.zeros((60, 60), bool)
+    for k in range(18):                      # apex at row 10 widening downwards
+        if k % 3 == 2:
+            continue                         # anti-aliased sides lost every third row
+        half = 1 + k // 3
+        dark[10 + k, 30 - half] = dark[10 + k, 30 + half] = True
+    dark[10, 29:32] = True
+    dark[28, 20:41] = True                   # the base
+    dark[29:58, 30] = True                   # the line behind it
+    w = _end_window(dark, (30.0, 10.0), np.array([0.0, -1.0]), 18, stroke=3, text_height=9)
+    assert w.marker_span >= 12
