@@ -138,16 +138,20 @@ def swatch_rows(ink: np.ndarray, scale: Scale
         # a bold sample is a long filled bar, still thinner than the text beside it
         bold = w >= 3 * h and h <= 0.6 * th and stats[i, 4] >= 0.8 * w * h
         dash = (h <= 2.5 * stroke + 1 and w >= 1.5 * h) or bold
+        small = max(w, h) <= 1.5 * stroke + 1
         # a dot of a thick dotted line grows a pixel of blur on each side; it stays
-        # smaller than the letters beside it, however thick their strokes
-        dot = max(w, h) <= 1.5 * stroke + 1 or (
-            max(w, h) <= min(2 * stroke + 2, 0.6 * th) and min(w, h) >= 0.6 * max(w, h)
-            and _filled_dot(labels, stats, i))
+        # smaller than the letters beside it, however thick their strokes (and fills
+        # its outline, below)
+        blurred = (max(w, h) <= min(2 * stroke + 2, 0.6 * th)
+                   and min(w, h) >= 0.6 * max(w, h))
+        if not (dash or small or blurred):
+            return False
         # Drawn with thick lines, small letters are as small as those marks; a mark
         # thicker than a line fills its outline (a bar, a dot), letters leave counters
         # and notches.
-        return bool((dash or dot) and (min(w, h) <= stroke + 1
-                                       or _filled_dot(labels, stats, i)))
+        if min(w, h) <= stroke + 1 and (dash or small):
+            return True
+        return _filled_dot(labels, stats, i)
 
     flats = [i for i in range(1, n) if flat(i)]
     tall = [i for i in range(1, n) if stats[i, 3] > 0.35 * th and stats[i, 3] <= 1.5 * th]
