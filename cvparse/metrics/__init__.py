@@ -4,7 +4,7 @@ One module per benchmark task, each with the same small interface used by
 :mod:`cvparse.evaluate` (``cvparse eval``):
 
 ``TASK``
-    the task name (``flowlearn``, ``er``, ``topology``, ``uml``).
+    the task name (``flowlearn``, ``er``, ``topology``, ``uml``, ``knossos``).
 ``SUMMARY_KEYS``
     the keys :func:`summarize` always returns.
 ``load(doc) -> (rep, valid)``
@@ -17,4 +17,4 @@ One module per benchmark task, each with the same small interface used by
     aggregates per-image values (means, or pooled counts where the paper pools).
 """
 
-TASKS = ("flowlearn", "er", "topology", "uml")
+TASKS = ("flowlearn", "er", "topology", "uml", "knossos")
