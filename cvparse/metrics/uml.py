@@ -23,6 +23,9 @@ Definitions (papers/uml_prior_bias.txt, section 3.3):
 * ``relation_f1`` - typed, directed relation F1 over multisets of (type, source, target),
   matched one-to-one; a relation marked ``"directed": false`` on either side matches in
   either direction (FORMATS.md: a plain association reads "first end -> second end").
+* ``class_f1`` - F1 of the normalised class names as multisets (a page of many classes,
+  where EM is all or nothing); ``link_f1`` - relation F1 over unordered class pairs,
+  type and direction ignored: which classes the parser found related at all.
 
 Relation endpoints are compared after the same name normalisation as EM.  RelAcc, EM and
 F1 are fractions in [0, 1]; only the gaps are in points.  :func:`summarize` also gives
@@ -33,13 +36,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from cvparse.metrics._extract import fenced_blocks, find_json
 
 TASK = "uml"
-SUMMARY_KEYS = ("em", "relacc", "relation_f1")
+SUMMARY_KEYS = ("em", "relacc", "relation_f1", "class_f1", "link_f1")
 TABLE_KEYS = ("em", "relacc", "relation_f1", "gap")
 CONDITIONS = ("prior-conform", "2-reverse", "3-reverse", "3-mixed", "prior-free")
 _GAPS = {"gap": "2-reverse", "gap_3_reverse": "3-reverse", "gap_3_mixed": "3-mixed"}
@@ -270,6 +274,19 @@ def match_count(gt: list[Relation], pred: list[Relation]) -> int:
     return tp
 
 
+def _f1(tp: int, n_pred: int, n_gt: int) -> tuple[float, float, float]:
+    """Precision, recall, F1; two empty sides agree perfectly."""
+    if n_pred == 0 and n_gt == 0:
+        return 1.0, 1.0, 1.0
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gt if n_gt else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def _multiset_tp(a: list, b: list) -> int:
+    return sum((Counter(a) & Counter(b)).values())
+
+
 def score(gt: UMLRep, pred: UMLRep) -> dict:
     """Per-image EM, RelAcc (with its counts), relation P/R/F1 and the image's condition."""
     em = float({normalize_name(c) for c in gt.classes}
@@ -285,14 +302,14 @@ def score(gt: UMLRep, pred: UMLRep) -> dict:
     qs = queries(gt)
     correct = sum(answer(q, facts, related) is gold for q, gold in qs)
 
-    tp, n_pred, n_gt = match_count(gt_rels, pred_rels), len(pred_rels), len(gt_rels)
-    if n_pred == 0 and n_gt == 0:
-        p = r = f1 = 1.0
-    else:
-        p = tp / n_pred if n_pred else 0.0
-        r = tp / n_gt if n_gt else 0.0
-        f1 = 2 * p * r / (p + r) if p + r else 0.0
-    return {"em": em, "class_recall_exact": recall,
+    p, r, f1 = _f1(match_count(gt_rels, pred_rels), len(pred_rels), len(gt_rels))
+    gt_names_n = [normalize_name(c) for c in gt.classes]
+    pred_names_n = [normalize_name(c) for c in pred.classes]
+    class_f1 = _f1(_multiset_tp(gt_names_n, pred_names_n), len(pred_names_n),
+                   len(gt_names_n))[2]
+    pairs = [[frozenset((x.source, x.target)) for x in rels] for rels in (gt_rels, pred_rels)]
+    link_f1 = _f1(_multiset_tp(*pairs), len(pairs[1]), len(pairs[0]))[2]
+    return {"em": em, "class_recall_exact": recall, "class_f1": class_f1, "link_f1": link_f1,
             "relacc": correct / len(qs) if qs else None,
             "queries": len(qs), "queries_correct": correct,
             "relation_p": p, "relation_r": r, "relation_f1": f1,

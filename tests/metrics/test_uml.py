@@ -143,3 +143,20 @@ def test_plantuml_text_and_tolerant_json():
 def test_unreadable_inputs_are_invalid(bad):
     r, ok = uml.load(bad)
     assert not ok and r.classes == () and r.relations == ()
+
+
+def test_class_f1_and_link_f1_on_a_page_of_many_classes():
+    gt, _ = uml.load({"classes": ["Animal", "Dog", "Cat", "Owner"],
+                      "relations": [{"type": "inheritance", "source": "Dog", "target": "Animal"},
+                                    {"type": "inheritance", "source": "Cat", "target": "Animal"},
+                                    {"type": "association", "source": "Owner", "target": "Dog"}]})
+    pred, _ = uml.load({"classes": ["animal", "Dog", "Cat", "Bird"],
+                        "relations": [{"type": "association", "source": "Animal",
+                                       "target": "Dog"},
+                                       {"type": "inheritance", "source": "Cat",
+                                        "target": "Animal"}]})
+    s = uml.score(gt, pred)
+    assert s["em"] == 0.0
+    assert s["class_f1"] == pytest.approx(0.75)          # 3 of 4 each way
+    assert s["link_f1"] == pytest.approx(2 * 1 * (2 / 3) / (1 + 2 / 3))  # 2 pairs of 3
+    assert s["relation_f1"] == pytest.approx(2 * 0.5 * (1 / 3) / (0.5 + 1 / 3))
