@@ -185,15 +185,13 @@ def chart_view(path: Path, view: View, rows: list[tuple[str, list]]) -> Path:
 
 # --- running -----------------------------------------------------------------------------
 
-def parse_family(family: str, set_dir: Path, out_dir: Path, limit: int | None, jobs: int,
-                 resume: bool) -> dict:
-    """Parse the selected images of one family and score them; returns a result record."""
+def parse_items(family: str, task: str, items: list, fam_dir: Path, jobs: int,
+                resume: bool, label: str) -> dict:
+    """Parse ``items`` as ``family`` into ``fam_dir/pred`` and score them with ``task``;
+    returns a result record (``report`` is the ``cvparse.evaluate`` report)."""
     from cvparse import evaluate
     from cvparse.batch import run_batch
 
-    task = FAMILY_TASK[family]
-    items = select_items(set_dir, limit)
-    fam_dir = out_dir / family
     pred_dir, gt_dir = fam_dir / "pred", fam_dir / "gt"
     if not resume and pred_dir.exists():
         shutil.rmtree(pred_dir)
@@ -201,7 +199,7 @@ def parse_family(family: str, set_dir: Path, out_dir: Path, limit: int | None, j
         shutil.rmtree(gt_dir)
     gt_dir.mkdir(parents=True)
     for it in items:
-        shutil.copyfile(it.gt, gt_dir / it.gt.name)
+        shutil.copyfile(it.gt, gt_dir / f"{it.stem}.json")
     t0 = time.perf_counter()
     batch = run_batch([it.image for it in items], pred_dir, family, "json", jobs=jobs,
                       resume=resume, stream=sys.stderr)
@@ -212,13 +210,22 @@ def parse_family(family: str, set_dir: Path, out_dir: Path, limit: int | None, j
     secs = [o.seconds for o in outcomes if o.ok]
     stems = {it.image.stem for it in items}
     return {"kind_guess": kind_guesses(pred_dir / "report.jsonl", stems, family),
-            "looks": look_scores(set_dir, task, report),
-            "family": family, "task": task, "set": str(set_dir), "n_images": len(items),
+            "family": family, "task": task, "set": label, "n_images": len(items),
             "parsed": len(outcomes), "failed": sum(not o.ok for o in outcomes),
             "jobs": jobs, "wall_seconds": round(wall, 2),
             "mean_seconds_per_image": round(sum(secs) / len(secs), 3) if secs else None,
             "eval_json": str(fam_dir / "eval.json"), "eval_table": buf.getvalue().rstrip(),
             "report": report}
+
+
+def parse_family(family: str, set_dir: Path, out_dir: Path, limit: int | None, jobs: int,
+                 resume: bool) -> dict:
+    """Parse the selected images of one family's set and score them; a result record."""
+    task = FAMILY_TASK[family]
+    res = parse_items(family, task, select_items(set_dir, limit), out_dir / family, jobs,
+                      resume, str(set_dir))
+    res["looks"] = look_scores(set_dir, task, res["report"])
+    return res
 
 
 LOOK_METRICS = {"flowlearn": ("node_f1", "link_f1", "arrows_acc"),
@@ -343,12 +350,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="keep predictions already parsed")
     p.add_argument("--out", default=str(RESULTS), help="results folder")
     p.add_argument("--published", default=str(PUBLISHED), help="published numbers (JSON)")
+    p.add_argument("--suite", choices=("dev", "realtools", "knossos", "all"), default=None,
+                   help="the generalisation report instead: one table per family, a row "
+                        "per source (own dev fixtures, each real tool, knossos-dev)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     families = args.family or list(FAMILY_TASK)
+    if args.suite:
+        from benchmarks import generalisation
+
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        return generalisation.run(args.suite, families, args.limit, args.jobs, args.resume,
+                                  out, argv)
     if args.set_dir and len(families) != 1:
         print("accuracy: error: --set needs exactly one --family", file=sys.stderr)
         return 2
