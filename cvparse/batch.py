@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from .display import printable
+from .files import open_regular
 from .image import IMAGE_SUFFIXES, ImageError
 from .model import Document
 
@@ -87,7 +89,9 @@ def collect_images(paths: list[str]) -> list[Path]:
     """Expand files and folders into the image files to parse, in a stable order.
 
     Files are taken as given (a bad one fails later with its own reason); folders
-    contribute their image files, not recursively, leaving out our own overlays.  A path
+    contribute every entry named like an image, not recursively, leaving out our own
+    overlays: a broken link, a link loop, a pipe or a folder named ``*.png`` is kept so
+    that it fails with its reason and is reported, never skipped in silence.  A path
     named twice is parsed once.
     """
     out: list[Path] = []
@@ -96,7 +100,7 @@ def collect_images(paths: list[str]) -> list[Path]:
         if p.is_dir():
             try:
                 found = sorted(f for f in p.iterdir()
-                               if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES
+                               if f.suffix.lower() in IMAGE_SUFFIXES
                                and not f.name.lower().endswith(OVERLAY_SUFFIX))
             except OSError as exc:
                 raise InputError(f"{p}: cannot list directory: {exc.strerror or exc}") from None
@@ -260,7 +264,7 @@ def largest_first(images: list[Path]) -> list[Path]:
 
     def pixels(path: Path) -> int:
         try:
-            with Image.open(path) as im:
+            with open_regular(path) as fh, Image.open(fh) as im:
                 return im.size[0] * im.size[1]
         except Exception:  # noqa: BLE001 - a bad file fails later with its own reason
             return 0
@@ -372,9 +376,9 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
         if o.ok:
             _write_text(out_dir / (Path(o.file).stem + ext), o.text)
         else:
-            progress.message(f"cvparse: error: {o.file}: {o.error}")
+            progress.message(printable(f"cvparse: error: {o.file}: {o.error}"))
         for w in o.warnings:
-            progress.message(f"cvparse: warning: {o.file}: {w}")
+            progress.message(printable(f"cvparse: warning: {o.file}: {w}"))
         report.write(json.dumps(o.report_line()) + "\n")
         report.flush()
         summary.outcomes.append(o)

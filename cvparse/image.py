@@ -9,12 +9,15 @@ decoded size plus 3 bytes per pixel.
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
+
+from .files import UnreadableFile, open_regular
 
 MIN_SIDE = 16
 """Images with a side below this many pixels hold no readable diagram and are refused."""
@@ -46,16 +49,12 @@ def load_image(source: str | Path | np.ndarray) -> np.ndarray:
         _check_dims(rgb.shape[1], rgb.shape[0])
         return _downscale_array(rgb, (rgb.shape[1], rgb.shape[0]))
     path = Path(source)
-    if not path.exists():
-        raise ImageError("no such file")
-    if path.is_dir():
-        raise ImageError("is a directory, not an image")
     try:
-        fh = path.open("rb")
-    except OSError as exc:
-        raise ImageError(f"cannot read file: {exc.strerror or exc}") from None
+        fh = open_regular(path)
+    except UnreadableFile as exc:
+        raise ImageError(exc.reason.replace("not a file", "not an image")) from None
     with fh:
-        if path.stat().st_size == 0:
+        if os.fstat(fh.fileno()).st_size == 0:
             raise ImageError("empty file (0 bytes)")
         try:
             with Image.open(fh) as im:
