@@ -1,16 +1,23 @@
 """Parse many images: collect inputs, run worker processes, write outputs and a report.
 
 Outputs go to ``--out`` as ``<stem>.<ext>`` with one ``report.jsonl`` line per input
-(``{"file", "ok", "seconds", "error"}``); a rerun skips images whose outputs already exist
-(resume).  Failures are recorded and skipped, never fatal to the batch; Ctrl-C stops the
-batch with the report of everything finished so far on disk.
+(``{"file", "ok", "seconds", "error", "kind", "guessed_kind", "outputs"}``, ``outputs``
+giving the size and SHA-256 of each file written); a rerun skips an image only when its
+report line says it was parsed and each of its outputs is still a regular file with that
+size and hash (resume trusts nothing else it finds in ``--out``).  Every file is written
+to an exclusively created temporary file in ``--out`` and renamed into place, so a link
+planted in ``--out`` is replaced, never written through.  Failures are recorded and
+skipped, never fatal to the batch; Ctrl-C stops the batch with the report of everything
+finished so far on disk.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
+import stat
 import sys
 import time
 import warnings
@@ -22,7 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .display import printable
-from .files import open_regular
+from .files import digest, matches, open_regular, read_regular, replace_for_append, write_atomic
 from .image import IMAGE_SUFFIXES, ImageError
 from .model import Document
 
@@ -51,11 +58,13 @@ class Outcome:
     """Family the image was parsed as."""
     guessed_kind: str = ""
     """Family ``--kind auto`` picks for it (differs from ``kind`` when one was forced)."""
+    outputs: dict[str, dict] = field(default_factory=dict)
+    """Files written for it, by name in ``--out``: ``{"bytes", "sha256"}`` each."""
 
     def report_line(self) -> dict:
         return {"file": self.file, "ok": self.ok, "seconds": round(self.seconds, 4),
                 "error": self.error or None, "kind": self.kind or None,
-                "guessed_kind": self.guessed_kind or None}
+                "guessed_kind": self.guessed_kind or None, "outputs": self.outputs}
 
 
 @dataclass
@@ -149,74 +158,97 @@ def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
                            f"internal error: {type(exc).__name__}: {_one_line(exc)}")
         if is_empty(result.document, result.inventory):
             notes.append(EMPTY_WARNING)
+        outputs = {}
         if overlay_path:
             try:
-                _write_overlay(result, Path(overlay_path))
+                outputs[Path(overlay_path).name] = _write_overlay(result, Path(overlay_path))
             except Exception as exc:  # noqa: BLE001 - the document is still good
                 notes.append(f"overlay not written: {type(exc).__name__}: {_one_line(exc)}")
     msgs = [_one_line(w.message) for w in caught] + notes
     return Outcome(path, True, time.perf_counter() - t0, text=text,
                    warnings=tuple(dict.fromkeys(msgs)), kind=getattr(result, "kind", ""),
-                   guessed_kind=getattr(result, "guessed_kind", ""))
+                   guessed_kind=getattr(result, "guessed_kind", ""), outputs=outputs)
 
 
-def _write_overlay(result, path: Path) -> None:
+def _write_overlay(result, path: Path) -> dict:
+    """Draw and write the overlay PNG (encoded in memory, then written atomically);
+    its :func:`~cvparse.files.digest`."""
     from PIL import Image
 
     from .export.overlay import draw_overlay
 
     img = draw_overlay(result.image, result.inventory, result.connectors)
-    tmp = path.with_name(path.name + ".part")
-    Image.fromarray(img).save(tmp, format="PNG")
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG")
+    data = buf.getvalue()
+    write_atomic(path, data)
+    return digest(data)
 
 
 def _one_line(msg) -> str:
     return " ".join(str(msg).split()) or "unknown error"
 
 
-def _write_text(path: Path, text: str) -> None:
-    """Write atomically, so an interrupted run never leaves a half file that resume trusts."""
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+def _write_text(path: Path, text: str) -> dict:
+    """Write atomically (see :func:`~cvparse.files.write_atomic`); the file's digest."""
+    data = text.encode("utf-8")
+    write_atomic(path, data)
+    return digest(data)
 
 
-def _outputs(img: Path, out_dir: Path, ext: str, overlay: bool) -> list[Path]:
-    paths = [out_dir / (img.stem + ext)]
+def _outputs(img: Path, ext: str, overlay: bool) -> list[str]:
+    names = [img.stem + ext]
     if overlay:
-        paths.append(out_dir / (img.stem + OVERLAY_SUFFIX))
-    return paths
+        names.append(img.stem + OVERLAY_SUFFIX)
+    return names
 
 
-def _done(img: Path, out_dir: Path, ext: str, overlay: bool) -> bool:
-    return all(p.is_file() and p.stat().st_size > 0
-               for p in _outputs(img, out_dir, ext, overlay))
+def _read_report(report: Path) -> dict[str, dict]:
+    """The lines of an earlier run's report, the last one per file, in order.
 
-
-def _start_report(report: Path, redo: set[str], skipped: list[Path]) -> TextIO:
-    """Open the report for appending after dropping the lines this run will redo.
-
-    Lines are keyed by the image stem (outputs are too); lines of other images from
-    earlier runs are kept, and a skipped image with no line gets one (``seconds`` null).
+    A report that is not a regular file (a link, a pipe) is not read: it is replaced.
     """
-    kept: list[str] = []
-    have: set[str] = set()
-    if report.is_file():
-        for raw in report.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                stem = Path(json.loads(raw)["file"]).stem
-            except (ValueError, KeyError, TypeError):
-                continue
-            if stem not in redo:
-                kept.append(raw)
-                have.add(stem)
-    for img in skipped:
-        if img.stem not in have:
-            kept.append(json.dumps({"file": str(img), "ok": True, "seconds": None,
-                                    "error": None}))
-    _write_text(report, "".join(line + "\n" for line in kept))
-    return report.open("a", encoding="utf-8")
+    try:
+        if not stat.S_ISREG(os.lstat(report).st_mode):
+            return {}
+        text = read_regular(report).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return {}
+    lines: dict[str, dict] = {}
+    for raw in text.splitlines():
+        try:
+            line = json.loads(raw)
+            file = line["file"]
+        except (ValueError, KeyError, TypeError, RecursionError):
+            continue
+        if isinstance(file, str):
+            lines.pop(file, None)
+            lines[file] = line
+    return lines
+
+
+def _done(img: Path, out_dir: Path, ext: str, overlay: bool,
+          parsed: dict[str, dict]) -> bool:
+    """Whether an earlier run parsed ``img`` and all its outputs are still the files it
+    wrote (``parsed``: the last successful report line per stem)."""
+    line = parsed.get(img.stem)
+    outputs = line.get("outputs") if line else None
+    return isinstance(outputs, dict) and all(
+        matches(out_dir / name, outputs.get(name)) for name in _outputs(img, ext, overlay))
+
+
+def _start_report(report: Path, old: dict[str, dict], redo: set[str],
+                  replaced: set[str]):
+    """Rewrite the report without the lines this run replaces; return it open for
+    appending (binary).
+
+    Lines of other images from earlier runs are kept, one per file: a line goes when its
+    image's stem is in ``redo`` or its file is in ``replaced``.
+    """
+    kept = [line for file, line in old.items()
+            if Path(file).stem not in redo and file not in replaced]
+    data = "".join(json.dumps(line) + "\n" for line in kept).encode("utf-8")
+    return replace_for_append(report, data)
 
 
 class _Progress:
@@ -354,6 +386,8 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
     clashes: list[Outcome] = []
     skipped: list[Path] = []
     stems: dict[str, Path] = {}
+    old = _read_report(out_dir / REPORT_NAME)
+    parsed = {Path(f).stem: line for f, line in old.items() if line.get("ok") is True}
     for img in images:
         if img.stem in stems:
             clashes.append(Outcome(str(img), False, 0.0,
@@ -361,25 +395,31 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
                                    f"'{img.stem}{ext}' would collide; rename one"))
             continue
         stems[img.stem] = img
-        if resume and _done(img, out_dir, ext, overlay):
+        if resume and _done(img, out_dir, ext, overlay, parsed):
             skipped.append(img)
         else:
             todo.append(img)
     summary.skipped = len(skipped)
     if skipped:
-        stream.write(f"resume: {len(skipped)} image(s) already done in {out_dir}, "
-                     "skipped (--no-resume to redo)\n")
-    report = _start_report(out_dir / REPORT_NAME, {p.stem for p in todo}, skipped)
+        stream.write(printable(f"resume: {len(skipped)} image(s) already done in {out_dir}, "
+                               "skipped (--no-resume to redo)") + "\n")
+    report = _start_report(out_dir / REPORT_NAME, old, {p.stem for p in todo},
+                           {o.file for o in clashes})
     progress = _Progress(len(todo) + len(clashes), stream)
 
     def record(o: Outcome) -> None:
         if o.ok:
-            _write_text(out_dir / (Path(o.file).stem + ext), o.text)
-        else:
+            name = Path(o.file).stem + ext
+            try:
+                o.outputs = {name: _write_text(out_dir / name, o.text), **o.outputs}
+            except OSError as exc:
+                o = Outcome(o.file, False, o.seconds, f"cannot write {name}: "
+                            f"{exc.strerror or exc}", kind=o.kind, guessed_kind=o.guessed_kind)
+        if not o.ok:
             progress.message(printable(f"cvparse: error: {o.file}: {o.error}"))
         for w in o.warnings:
             progress.message(printable(f"cvparse: warning: {o.file}: {w}"))
-        report.write(json.dumps(o.report_line()) + "\n")
+        report.write((json.dumps(o.report_line()) + "\n").encode("utf-8"))
         report.flush()
         summary.outcomes.append(o)
         progress.update(len(summary.outcomes), summary.failed)

@@ -60,7 +60,8 @@ def test_folder_of_three_good_one_corrupt_then_resume(tmp_path, capsys, monkeypa
     assert len(lines) == 4 and sum(r["ok"] for r in lines) == 3
     assert {Path(r["file"]).name for r in lines} == {"d0.png", "d1.png", "d2.png", "bad.png"}
     for r in lines:
-        assert set(r) == {"file", "ok", "seconds", "error", "kind", "guessed_kind"} and r["seconds"] >= 0
+        assert set(r) == {"file", "ok", "seconds", "error", "kind", "guessed_kind",
+                          "outputs"} and r["seconds"] >= 0
         assert (r["error"] is None) == r["ok"]
         if r["ok"]:
             document_from_json((out / (Path(r["file"]).stem + ".json")).read_text())
