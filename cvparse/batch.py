@@ -7,8 +7,9 @@ report line says it was parsed and each of its outputs is still a regular file w
 size and hash (resume trusts nothing else it finds in ``--out``).  Every file is written
 to an exclusively created temporary file in ``--out`` and renamed into place, so a link
 planted in ``--out`` is replaced, never written through.  Failures are recorded and
-skipped, never fatal to the batch; Ctrl-C stops the batch with the report of everything
-finished so far on disk.
+skipped, never fatal to the batch: a worker process that dies fails only the image it
+was on (see :mod:`cvparse.pool`).  Ctrl-C stops the batch at once with everything
+finished so far on disk and no partial file left.
 """
 
 from __future__ import annotations
@@ -19,19 +20,21 @@ import os
 import signal
 import stat
 import sys
+import threading
 import time
 import warnings
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from .display import printable
-from .files import digest, matches, open_regular, read_regular, replace_for_append, write_atomic
+from .files import (digest, matches, open_regular, read_regular, remove_partial,
+                    replace_for_append, write_atomic)
 from .image import IMAGE_SUFFIXES, ImageError
 from .model import Document
+from .pool import Died, WorkerPool
 
 FORMAT_EXT = {"json": ".json", "mermaid": ".mmd", "plantuml": ".puml", "sql": ".sql",
               "dot": ".dot", "graphml": ".graphml", "drawio": ".drawio"}
@@ -358,12 +361,53 @@ def _single_threaded_children() -> Iterator[None]:
         cv2.setNumThreads(before)
 
 
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel queued work and end running workers now (used on Ctrl-C)."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    # ProcessPoolExecutor has no public terminate before Python 3.14.
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
-        proc.terminate()
+def _run_one_in_worker(*args) -> Outcome:
+    """``run_one``, looked up when called (a worker runs what its parent module holds)."""
+    return run_one(*args)
+
+
+def _parse_in_workers(images: list[Path], jobs: int, args: dict[str, tuple],
+                      record: Callable[[Outcome], None], overlay_dir: Path | None) -> bool:
+    """Parse ``images`` in worker processes, recording each outcome as it arrives;
+    return whether Ctrl-C stopped it.
+
+    A worker that dies (killed, out of memory, crashed) fails only the image it was on,
+    with the cause, and a fresh worker takes the rest.  Ctrl-C (SIGINT, also sent to the
+    workers, which ignore it) sets a flag seen within ``pool.run``'s poll: results already
+    sent are recorded, the workers are ended, and the partial overlays of the images they
+    were on are removed, so ``--out`` holds only complete files and resumes cleanly.
+    """
+    from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
+
+    stop = threading.Event()
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set()) if on_main else None
+    pool = WorkerPool(min(jobs, len(images)), _run_one_in_worker, _init_worker)
+
+    def outcome(key: str, result) -> Outcome:
+        if isinstance(result, Died):
+            if overlay_dir is not None:
+                remove_partial(overlay_dir, Path(key).stem + OVERLAY_SUFFIX)
+            return Outcome(key, False, 0.0, f"{result.cause} while parsing this image")
+        return result
+
+    try:
+        with _single_threaded_children():  # every worker, fresh ones too, is forked here
+            for key, result in pool.run(((str(img), args[str(img)]) for img in images),
+                                        stop=stop.is_set):
+                record(outcome(key, result))
+            if stop.is_set():
+                for key, result in pool.drain():
+                    record(outcome(key, result))
+    finally:
+        unfinished = pool.in_flight()
+        pool.stop()
+        if overlay_dir is not None:
+            for key in unfinished:
+                remove_partial(overlay_dir, Path(key).stem + OVERLAY_SUFFIX)
+        if on_main:
+            signal.signal(signal.SIGINT, previous)
+    return stop.is_set()
 
 
 def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int = 1,
@@ -434,27 +478,9 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
             for img in todo:
                 record(run_one(str(img), kind, fmt, overlay_for(img), stage))
         elif todo:
-            from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
-
-            pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
-                                       initializer=_init_worker)
-            try:
-                with _single_threaded_children():  # the first submit forks every worker
-                    futs = {pool.submit(run_one, str(img), kind, fmt, overlay_for(img),
-                                        stage): img
-                            for img in largest_first(todo)}
-                for fut in as_completed(futs):
-                    try:
-                        o = fut.result()
-                    except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by OOM
-                        o = Outcome(str(futs[fut]), False, 0.0,
-                                    f"worker process failed: {type(exc).__name__}: "
-                                    f"{_one_line(exc)}")
-                    record(o)
-            except BaseException:
-                _stop_pool(pool)
-                raise
-            pool.shutdown()
+            args = {str(img): (str(img), kind, fmt, overlay_for(img), stage) for img in todo}
+            summary.interrupted = _parse_in_workers(largest_first(todo), jobs, args, record,
+                                                    out_dir if overlay else None)
     except KeyboardInterrupt:
         summary.interrupted = True
         progress.close()
