@@ -18,11 +18,16 @@ def _run(src: Path, out: Path, **kw):
     return run_batch(collect_images([str(src)]), out, "auto", "json", **kw)
 
 
-def test_planted_links_in_out_are_replaced_not_written_through(tmp_path, monkeypatch):
+def _faked(tmp_path: Path, monkeypatch, n: int, bad: bool = False) -> tuple[Path, Path]:
+    """A folder of ``n`` images (plus a bad one) parsed by the fake, and an empty --out."""
     monkeypatch.setattr(batch, "run_one", _fake_run_one)
-    src = _folder(tmp_path, 2, bad=False)
     out = tmp_path / "out"
     out.mkdir()
+    return _folder(tmp_path, n, bad=bad), out
+
+
+def test_planted_links_in_out_are_replaced_not_written_through(tmp_path, monkeypatch):
+    src, out = _faked(tmp_path, monkeypatch, 2)
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")
     for name in ("d0.json.part", "report.jsonl.part", "d1.json", ".d0.json.part"):
@@ -34,10 +39,7 @@ def test_planted_links_in_out_are_replaced_not_written_through(tmp_path, monkeyp
 
 
 def test_report_that_is_a_link_is_neither_read_nor_followed(tmp_path, monkeypatch):
-    monkeypatch.setattr(batch, "run_one", _fake_run_one)
-    src = _folder(tmp_path, 1, bad=False)
-    out = tmp_path / "out"
-    out.mkdir()
+    src, out = _faked(tmp_path, monkeypatch, 1)
     elsewhere = tmp_path / "elsewhere.jsonl"
     elsewhere.write_text(json.dumps({"file": "secret.png", "ok": True}) + "\n")
     os.symlink(elsewhere, out / "report.jsonl")
@@ -47,9 +49,7 @@ def test_report_that_is_a_link_is_neither_read_nor_followed(tmp_path, monkeypatc
 
 
 def test_report_records_size_and_hash_of_every_output(tmp_path, monkeypatch):
-    monkeypatch.setattr(batch, "run_one", _fake_run_one)
-    src = _folder(tmp_path, 1, bad=True)
-    out = tmp_path / "out"
+    src, out = _faked(tmp_path, monkeypatch, 1, bad=True)
     _run(src, out)
     lines = {Path(r["file"]).name: r for r in _report(out)}
     data = (out / "d0.json").read_bytes()
@@ -59,9 +59,7 @@ def test_report_records_size_and_hash_of_every_output(tmp_path, monkeypatch):
 
 
 def test_resume_redoes_outputs_that_changed_or_are_links(tmp_path, monkeypatch):
-    monkeypatch.setattr(batch, "run_one", _fake_run_one)
-    src = _folder(tmp_path, 4, bad=False)
-    out = tmp_path / "out"
+    src, out = _faked(tmp_path, monkeypatch, 4)
     _run(src, out)
     text = (out / "d0.json").read_text()
     (out / "d0.json").write_text(text.replace("A", "B"))            # same size, other bytes
@@ -77,10 +75,7 @@ def test_resume_redoes_outputs_that_changed_or_are_links(tmp_path, monkeypatch):
 
 
 def test_outputs_without_a_report_line_are_not_trusted(tmp_path, monkeypatch):
-    monkeypatch.setattr(batch, "run_one", _fake_run_one)
-    src = _folder(tmp_path, 2, bad=False)
-    out = tmp_path / "out"
-    out.mkdir()
+    src, out = _faked(tmp_path, monkeypatch, 2)
     (out / "d0.json").write_text("some unrelated text")
     assert _run(src, out).skipped == 0
 
