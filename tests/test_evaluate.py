@@ -7,6 +7,7 @@ import json
 import pytest
 
 from cvparse import evaluate
+from cvparse.metrics import TASKS
 
 
 def topo_doc(edges, subset=None):
@@ -170,7 +171,7 @@ def _one_error_line(capsys) -> str:
     return err.strip()
 
 
-@pytest.mark.parametrize("task", ["flowlearn", "er", "topology", "uml"])
+@pytest.mark.parametrize("task", TASKS)
 @pytest.mark.parametrize("where", ["pred", "gt"])
 def test_deeply_nested_json_is_one_error_line(tmp_path, capsys, task, where):
     gt, pred = write_dirs(tmp_path)

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from cvparse.metrics import TASKS
 from cvparse.metrics._extract import (MAX_DEPTH, MAX_TEXT_CHARS, TooComplex, find_json, loads,
                                       nesting_depth)
 from cvparse.metrics.mermaid import read_answer
@@ -55,7 +56,7 @@ def test_text_over_the_limit_is_not_read():
     assert find_json('{"a": 1}' + " " * MAX_TEXT_CHARS) is None
 
 
-@pytest.mark.parametrize("task", ["flowlearn", "er", "topology", "uml"])
+@pytest.mark.parametrize("task", TASKS)
 def test_task_loaders_never_raise_on_hostile_text(task):
     mod = importlib.import_module(f"cvparse.metrics.{task}")
     for text in ("[" * 100_000, '{"a":' * 100_000, "x" * (MAX_TEXT_CHARS + 1)):
