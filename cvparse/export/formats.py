@@ -11,8 +11,8 @@ FORMATS = ("json", "mermaid", "plantuml", "sql", "dot", "graphml", "drawio")
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "json": DOC_KINDS,
-    "mermaid": GRAPH_KINDS,
-    "plantuml": ("uml",),
+    "mermaid": DOC_KINDS,
+    "plantuml": ("er", "uml"),
     "sql": ("er",),
     "dot": GRAPH_KINDS + ("er",),
     "graphml": GRAPH_KINDS,
