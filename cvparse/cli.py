@@ -73,16 +73,7 @@ class _Plan:
 
 def _single_plan(args: argparse.Namespace, image: Path, formats: tuple[str, ...]) -> _Plan:
     out = Path(args.output) if args.output else None
-    if out is None:
-        if len(formats) > 1:
-            raise UsageError("several formats need -o FILE (one file per format, named after "
-                             "it) or --out DIR")
-        files: dict[str, Path | None] = {formats[0]: None}
-    elif len(formats) == 1:
-        files = {formats[0]: out}
-    else:  # -o names the first format's file; the others share its stem
-        files = {f: out.with_suffix(FORMAT_EXT[f]) for f in formats}
-        files[formats[0]] = out
+    files = _output_files(args.output, formats)
     overlay = None
     if args.overlay_out:
         overlay = Path(args.overlay_out)
@@ -167,25 +158,81 @@ def _parse_single(path: str, shown: str, plan: _Plan, args: argparse.Namespace) 
     if not o.ok:
         _error(f"{shown}: {o.error.replace(path, shown)}")
         return FAILED
-    for fmt, target in plan.files.items():
-        text = o.texts[fmt]
-        if target is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-            continue
-        try:
-            _write_file(target, text)
-        except OSError as exc:
-            _error(f"{target}: cannot write output: {exc.strerror or exc}")
-            return FAILED
-        if args.verbose:
-            print(f"wrote {target}", file=sys.stderr)
+    if not _emit(o.texts, plan.files, args.verbose):
+        return FAILED
     if args.verbose:
         print(f"{shown}: parsed as {o.kind} (auto guess {o.guessed_kind}) in "
               f"{o.seconds:.2f} s", file=sys.stderr)
     if plan.overlay and plan.overlay.is_file() and not args.quiet:
         print(f"overlay: {plan.overlay}", file=sys.stderr)
     return OK
+
+
+def _emit(texts: dict[str, str], files: dict[str, Path | None], verbose: bool) -> bool:
+    """Write each format's text to its file (None: stdout); False after a write error."""
+    for fmt, target in files.items():
+        if target is None:
+            sys.stdout.write(texts[fmt])
+            sys.stdout.flush()
+            continue
+        try:
+            _write_file(target, texts[fmt])
+        except OSError as exc:
+            _error(f"{target}: cannot write output: {exc.strerror or exc}")
+            return False
+        if verbose:
+            print(f"wrote {target}", file=sys.stderr)
+    return True
+
+
+def _output_files(output: str | None, formats: tuple[str, ...]) -> dict[str, Path | None]:
+    """Output file per format: stdout for one format without ``-o``; with ``-o`` and
+    several formats, the others share its stem."""
+    if output is None:
+        if len(formats) > 1:
+            raise UsageError("several formats need -o FILE (one file per format, named after "
+                             "it) or --out DIR")
+        return {formats[0]: None}
+    out = Path(output)
+    files: dict[str, Path | None] = {f: out.with_suffix(FORMAT_EXT[f]) for f in formats}
+    files[formats[0]] = out
+    return files
+
+
+def _convert_cmd(args: argparse.Namespace) -> int:
+    """A document (JSON) or a corrected diagrams.net file to other formats, no parse."""
+    from .export.drawio_read import DrawioError, read_drawio
+    from .export.formats import export
+    from .model import DocumentError, document_from_json
+
+    try:
+        formats = _requested_formats(args)
+        files = _output_files(args.output, formats)
+    except UsageError as exc:
+        _error(str(exc))
+        return USAGE
+    shown = "<stdin>" if args.input == STDIN else args.input
+    try:
+        if args.input == STDIN:
+            text = sys.stdin.read()
+        else:
+            text = Path(args.input).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        _error(f"{shown}: cannot read: {getattr(exc, 'strerror', None) or exc}")
+        return FAILED
+    try:
+        if text.lstrip().startswith("<"):
+            doc, notes = read_drawio(text)
+        else:
+            doc, notes = document_from_json(text), []
+        texts = {f: export(doc, f) for f in formats}
+    except (DrawioError, DocumentError, ValueError) as exc:
+        _error(f"{shown}: {exc}")
+        return FAILED
+    if not args.quiet:
+        for note in notes:
+            print(f"cvparse: warning: {shown}: {note}", file=sys.stderr)
+    return OK if _emit(texts, files, args.verbose) else FAILED
 
 
 def _write_file(path: Path, text: str) -> None:
@@ -297,6 +344,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"cvparse {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     _add_parse(sub)
+    pc = sub.add_parser("convert", help="convert a document or a corrected draw.io file",
+                        epilog=EXIT_CODES,
+                        description="Write a JSON document, or a diagrams.net file written by "
+                        "cvparse and corrected by hand, in other formats (no image parse).")
+    pc.add_argument("input", metavar="FILE",
+                    help="a .json document or a .drawio file; '-' reads standard input")
+    pc.add_argument("-f", "--format", type=format_list, default=None, metavar="F[,F...]",
+                    help="output format(s) (json, or what the -o extension says)")
+    pc.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    loud = pc.add_mutually_exclusive_group()
+    loud.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+    loud.add_argument("-v", "--verbose", action="store_true", help="also name files written")
+    pc.set_defaults(func=_convert_cmd)
     pe = sub.add_parser("eval", help="score predictions against ground truth",
                         description="Score predictions (cvparse JSON or raw model text) "
                         "with the benchmarks' own metrics.")
