@@ -366,13 +366,13 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Run benchmarks/<name>.py of the cvparse checkout in the "
                         "current folder; options after the name go to the script "
                         "(see `cvparse bench NAME --help`).")
-    pb.add_argument("name", choices=BENCHES, help="accuracy, speed, speed_ab or trace")
+    pb.add_argument("name", choices=BENCHES, help=", ".join(BENCHES))
     pb.add_argument("rest", nargs=argparse.REMAINDER, help="the script's own options")
     pb.set_defaults(func=_bench_cmd)
     return p
 
 
-BENCHES = ("accuracy", "speed", "speed_ab", "trace")
+BENCHES = ("accuracy", "speed", "speed_ab", "trace", "flowlearn_answers")
 
 
 def _bench_cmd(args: argparse.Namespace) -> int:
