@@ -16,7 +16,8 @@ pydot = pytest.importorskip("pydot")
 
 from tools.realtools import dot_truth  # noqa: E402
 from tools.realtools.sources import diagrams as diagrams_src  # noqa: E402
-from tools.realtools.sources import flowlearn, graphviz, mermaid11  # noqa: E402
+from tools.realtools.sources import (  # noqa: E402
+    flowlearn, graphviz, graphviz_flow, mermaid11)
 
 needs_words = pytest.mark.skipif(not labels.WORDS_FILE.exists(),
                                  reason="Debian's wamerican word list is not installed")
@@ -197,3 +198,17 @@ def test_diagrams_programs_are_python_and_seeded():
         assert code == again
         ast.parse(code)
         assert opts["direction"] == "LR" and 'direction="LR"' in code
+
+
+# --- Graphviz flowcharts -------------------------------------------------------------------
+
+@pytest.mark.parametrize("look", graphviz_flow.LOOKS)
+def test_graphviz_flowcharts_keep_the_flow(look):
+    for i in range(6):
+        rng = random.Random(f"11:{look}:{i}")
+        flow = mermaid11.make_flow(rng, "theme-default")
+        doc = dot_truth.graph_document(graphviz_flow.to_dot(flow, look, rng), "flowchart", 1, 1)
+        assert [n["label"] for n in doc["nodes"]] == [n.label for n in flow.nodes]
+        assert [(e["source"], e["target"], e["label"], e["directed"]) for e in doc["edges"]] == [
+            (e.source, e.target, e.label, mermaid11.LINKS[e.arrow][0]) for e in flow.links]
+        assert {doc["nodes"][0]["shape"], doc["nodes"][-1]["shape"]} == {"ellipse"}

@@ -234,8 +234,16 @@ def ground_truth(graph: DotGraph) -> dict:
             if key in seen:
                 continue
             seen.add(key)
-        label = " ".join(label_lines(e.attrs.get("label", '""'), ""))
+        label = " ".join(label_lines(e.attrs.get("label", e.attrs.get("xlabel", '""')), ""))
         edges.append({"source": src, "target": dst, "directed": directed,
                       "style": _edge_style(e.attrs), "label": label, "type": ""})
     return {"nodes": nodes, "edges": edges, "unlabelled": unlabelled,
             "clusters": list(graph.clusters)}
+
+
+def graph_document(dot_text: str, kind: str, width: int, height: int) -> dict:
+    """The FORMATS.md Graph document (``kind`` flowchart or topology) of a DOT text as
+    Graphviz draws it, for an image of ``width`` x ``height`` pixels."""
+    truth = ground_truth(parse(dot_text))
+    return {"kind": kind, "width": width, "height": height,
+            "nodes": truth["nodes"], "edges": truth["edges"]}

@@ -19,7 +19,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from tools.realtools import dot_truth, labels, render
+from tools.realtools import dot_truth, labels, render, seeding
 from tools.realtools.corpus import BuildResult, Requires, write_item
 
 NAME = "diagrams"
@@ -158,33 +158,27 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
 
     result = BuildResult(versions={"diagrams": version("diagrams"),
                                    "graphviz": render.graphviz_version()})
-    count = max(1, round(PER_SUBSET * scale))
-    k = 0
     with tempfile.TemporaryDirectory() as tmpname:
-        tmp = Path(tmpname)
-        for direction in DIRECTIONS:
-            for i in range(count):
-                rng = random.Random(f"{seed}:diagrams:{direction}:{i}")
-                code, options = make_program(rng, direction)
-                stem = f"diagrams_{k:04d}"
-                k += 1
-                base = tmp / stem
-                try:
-                    exec(compile(code, f"<{stem}>", "exec"), {"FILENAME": str(base)})  # noqa: S102
-                except Exception as exc:  # noqa: BLE001 - the package or Graphviz refused it
-                    result.skipped.append({"id": stem, "reason": f"{type(exc).__name__}: {exc}"})
-                    continue
-                png = base.with_suffix(".png")
-                if png.stat().st_size > MAX_PNG_BYTES:
-                    result.skipped.append({"id": stem, "reason": "png over 300 KB"})
-                    continue
-                with Image.open(png) as im:
-                    w, h = im.size
-                dot_text = base.with_suffix(".dot").read_text(encoding="utf-8")
-                gt = document(dot_text, w, h) | {
-                    "subset": direction, "source": NAME, "config": options,
-                    "input": {"generator": "tools/realtools/sources/diagrams.py",
-                              "seed": f"{seed}:diagrams:{direction}:{i}", "code": code}}
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+        for item in seeding.plan(seed, NAME, DIRECTIONS, max(1, round(PER_SUBSET * scale))):
+            code, options = make_program(item.rng, item.subset)
+            base = Path(tmpname) / item.stem
+            try:
+                exec(compile(code, f"<{item.stem}>", "exec"), {"FILENAME": str(base)})  # noqa: S102
+            except Exception as exc:  # noqa: BLE001 - the package or Graphviz refused it
+                result.skipped.append({"id": item.stem,
+                                       "reason": f"{type(exc).__name__}: {exc}"})
+                continue
+            png = base.with_suffix(".png")
+            if png.stat().st_size > MAX_PNG_BYTES:
+                result.skipped.append({"id": item.stem, "reason": "png over 300 KB"})
+                continue
+            with Image.open(png) as im:
+                w, h = im.size
+            dot_text = base.with_suffix(".dot").read_text(encoding="utf-8")
+            gt = document(dot_text, w, h) | {
+                "subset": item.subset, "source": NAME, "config": options,
+                "input": {"generator": "tools/realtools/sources/diagrams.py",
+                          "seed": item.seed, "code": code}}
+            write_item(out_dir, item.stem, png, gt)
+            result.ids.append(item.stem)
     return result

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tools.realtools import labels
+from tools.realtools import labels, seeding
 from tools.realtools.corpus import BuildResult, Requires, write_item
 
 NAME = "flowlearn"
@@ -108,15 +108,11 @@ def to_mermaid(chart) -> str:
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
     gf = _gen_flowchart()
     pool = tuple(w for w in labels.words(MAX_LABEL_CHARS))
-    count = max(1, round(PER_SUBSET * scale))
-    plan = [(s, i) for i in range(count) for s in ("word", "char")]
-    charts, codes, stems = [], [], []
-    for k, (subset, i) in enumerate(plan):
-        rng = random.Random(f"{seed}:flowlearn:{subset}:{i}")
-        chart = make_chart(rng, subset, pool)
-        charts.append(chart)
-        codes.append(to_mermaid(chart))
-        stems.append(f"flowlearn_{k:04d}")
+    plan = list(seeding.plan(seed, NAME, ("word", "char"), max(1, round(PER_SUBSET * scale)),
+                             interleave=True))
+    charts = [make_chart(item.rng, item.subset, pool) for item in plan]
+    codes = [to_mermaid(c) for c in charts]
+    stems = [item.stem for item in plan]
     result = BuildResult()
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = Path(tmpname)
@@ -125,18 +121,18 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
         rendered = gf.render(jobs)
         result.versions = dict(rendered["versions"])
         geo = {r["id"]: r for r in rendered["results"]}
-        for (subset, i), stem, chart, code in zip(plan, stems, charts, codes):
+        for item, stem, chart, code in zip(plan, stems, charts, codes):
             try:
                 doc = gf.ground_truth(chart, code, geo[stem])
             except (RuntimeError, KeyError) as exc:
                 result.skipped.append({"id": stem, "reason": str(exc)[:300]})
                 continue
             doc.pop("source", None)
-            doc |= {"subset": subset, "source": NAME,
+            doc |= {"subset": item.subset, "source": NAME,
                     "config": {"orientation": chart.orientation,
                                "background": chart.background, "theme": "default"},
                     "input": {"generator": "FlowLearn get_mermaid.py distribution",
-                              "seed": f"{seed}:flowlearn:{subset}:{i}", "code": code}}
+                              "seed": item.seed, "code": code}}
             write_item(out_dir, stem, tmp / f"{stem}.jpg", doc)
             result.ids.append(stem)
     return result

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.realtools import dot_truth, labels, render
+from tools.realtools import dot_truth, labels, render, seeding
 from tools.realtools.corpus import INPUTS, BuildResult, Requires, write_item
 
 NAME = "graphviz"
@@ -201,9 +201,7 @@ def to_dot(spec: GraphSpec, rng: random.Random) -> str:
 
 def document(dot_text: str, width: int, height: int) -> dict:
     """The FORMATS.md Graph document (topology) of a DOT text as Graphviz draws it."""
-    truth = dot_truth.ground_truth(dot_truth.parse(dot_text))
-    return {"kind": "topology", "width": width, "height": height,
-            "nodes": truth["nodes"], "edges": truth["edges"]}
+    return dot_truth.graph_document(dot_text, "topology", width, height)
 
 
 def repo_inputs() -> list[tuple[Path, dict]]:
@@ -223,13 +221,22 @@ def usable(truth: dict) -> str:
     return ""
 
 
-def _render(dot_text: str, engine: str, tmp: Path, stem: str, dpi: int | None = None):
-    png = tmp / f"{stem}.png"
-    render.graphviz(dot_text, png, engine=engine, dpi=dpi)
+def draw(dot_text: str, engine: str, png: Path, result: BuildResult,
+         dpi: int | None = None) -> tuple[int, int] | None:
+    """Render with one engine; the image size, or None (recorded in ``result.skipped``)
+    when Graphviz refuses the input or the PNG passes the size limit."""
     from PIL import Image
 
+    try:
+        render.graphviz(dot_text, png, engine=engine, dpi=dpi)
+    except RuntimeError as exc:
+        result.skipped.append({"id": png.stem, "reason": str(exc)[:300]})
+        return None
+    if png.stat().st_size > MAX_PNG_BYTES:
+        result.skipped.append({"id": png.stem, "reason": "png over 300 KB"})
+        return None
     with Image.open(png) as im:
-        return png, im.size
+        return im.size
 
 
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
@@ -238,35 +245,25 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = Path(tmpname)
         k = 0
-        for engine in ENGINES:
-            for j in range(per_engine):
-                rng = random.Random(f"{seed}:graphviz:{engine}:{j}")
-                spec = make_spec(rng, engine)
-                text = to_dot(spec, rng)
-                stem = f"graphviz_{k:04d}"
-                k += 1
-                try:
-                    png, (w, h) = _render(text, engine, tmp, stem)
-                except RuntimeError as exc:
-                    result.skipped.append({"id": stem, "reason": str(exc)[:300]})
-                    continue
-                if png.stat().st_size > MAX_PNG_BYTES:
-                    result.skipped.append({"id": stem, "reason": "png over 300 KB"})
-                    continue
-                gt = document(text, w, h) | {
-                    "subset": engine, "source": NAME,
-                    "config": {"engine": engine, "graph": spec.kind} | spec.options
-                    | {"clusters": len(spec.clusters)},
-                    "input": {"generator": f"networkx {spec.kind}",
-                              "seed": f"{seed}:graphviz:{engine}:{j}", "dot": text}}
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+        for item in seeding.plan(seed, NAME, ENGINES, per_engine):
+            spec = make_spec(item.rng, item.subset)
+            text = to_dot(spec, item.rng)
+            k += 1
+            png = tmp / f"{item.stem}.png"
+            size = draw(text, item.subset, png, result)
+            if size is None:
+                continue
+            gt = document(text, *size) | {
+                "subset": item.subset, "source": NAME,
+                "config": {"engine": item.subset, "graph": spec.kind} | spec.options
+                | {"clusters": len(spec.clusters)},
+                "input": {"generator": f"networkx {spec.kind}", "seed": item.seed, "dot": text}}
+            write_item(out_dir, item.stem, png, gt)
+            result.ids.append(item.stem)
         files = repo_inputs()
-        n_files = max(1, round(len(files) * scale))
-        for fi, (path, prov) in enumerate(files[:n_files]):
+        for path, prov in files[:max(1, round(len(files) * scale))]:
             text = path.read_text(encoding="utf-8")
-            truth = dot_truth.ground_truth(dot_truth.parse(text))
-            why = usable(truth)
+            why = usable(dot_truth.ground_truth(dot_truth.parse(text)))
             if why:
                 result.skipped.append({"id": path.name, "reason": why})
                 continue
@@ -274,21 +271,16 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
             others = rng.sample([e for e in ENGINES if e != "dot"], REPO_ENGINES_PER_FILE - 1)
             for engine in ["dot"] + others:
                 dpi = rng.choice((72, 96))
-                stem = f"graphviz_{k:04d}"
+                png = tmp / f"{NAME}_{k:04d}.png"
                 k += 1
-                try:
-                    png, (w, h) = _render(text, engine, tmp, stem, dpi)
-                except RuntimeError as exc:
-                    result.skipped.append({"id": stem, "reason": str(exc)[:300]})
+                size = draw(text, engine, png, result, dpi)
+                if size is None:
                     continue
-                if png.stat().st_size > MAX_PNG_BYTES:
-                    result.skipped.append({"id": stem, "reason": "png over 300 KB"})
-                    continue
-                gt = document(text, w, h) | {
+                gt = document(text, *size) | {
                     "subset": "repo", "source": NAME,
                     "config": {"engine": engine, "dpi": dpi},
-                    "input": {k2: prov[k2] for k2 in ("repository", "commit", "path", "licence")}
+                    "input": {key: prov[key] for key in ("repository", "commit", "path", "licence")}
                     | {"file": f"tools/realtools/inputs/graphviz/{path.name}"}}
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+                write_item(out_dir, png.stem, png, gt)
+                result.ids.append(png.stem)
     return result

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.realtools import render
+from tools.realtools import render, seeding
 from tools.realtools.corpus import BuildResult, Requires, write_item
 
 NAME = "mermaid11"
@@ -192,31 +192,26 @@ def ground_truth(flow: Flow, width: int, height: int) -> dict:
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
     from PIL import Image
 
-    count = max(1, round(PER_SUBSET * scale))
     result = BuildResult(versions={"mermaid": render.mermaid_version()})
     batches: dict[str, list] = {}
-    k = 0
-    for subset in SUBSETS:
-        for i in range(count):
-            rng = random.Random(f"{seed}:mermaid11:{subset}:{i}")
-            flow = make_flow(rng, subset)
-            page = rng.choice(DARK_PAGES) if flow.config["theme"] == "dark" else "white"
-            batches.setdefault(page, []).append((f"mermaid11_{k:04d}", subset, i, flow))
-            k += 1
+    for item in seeding.plan(seed, NAME, SUBSETS, max(1, round(PER_SUBSET * scale))):
+        flow = make_flow(item.rng, item.subset)
+        page = item.rng.choice(DARK_PAGES) if flow.config["theme"] == "dark" else "white"
+        batches.setdefault(page, []).append((item, flow))
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = Path(tmpname)
         for page, items in batches.items():
-            codes = [to_mermaid(f) for _, _, _, f in items]
-            pngs = [tmp / f"{stem}.png" for stem, _, _, _ in items]
+            codes = [to_mermaid(f) for _, f in items]
+            pngs = [tmp / f"{item.stem}.png" for item, _ in items]
             render.mermaid(codes, pngs, background=page)
-            for (stem, subset, i, flow), code, png in zip(items, codes, pngs):
+            for (item, flow), code, png in zip(items, codes, pngs):
                 with Image.open(png) as im:
                     w, h = im.size
                 gt = ground_truth(flow, w, h) | {
-                    "subset": subset, "source": NAME,
+                    "subset": item.subset, "source": NAME,
                     "config": flow.config | {"background": page, "direction": flow.direction},
                     "input": {"generator": "tools/realtools/sources/mermaid11.py",
-                              "seed": f"{seed}:mermaid11:{subset}:{i}", "code": code}}
-                write_item(out_dir, stem, png, gt)
+                              "seed": item.seed, "code": code}}
+                write_item(out_dir, item.stem, png, gt)
         result.ids = sorted(p.stem for p in out_dir.glob("mermaid11_*.png"))
     return result
