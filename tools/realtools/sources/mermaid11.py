@@ -6,7 +6,8 @@ shapes and the newer ``id@{ shape: ..., label: ... }`` shapes, ``-->``, ``-.->``
 ``---`` and ``<-->`` links, edge labels, subgraphs, and a per-chart ``curve`` (basis, linear,
 step, monotoneX, cardinal, natural).  Each theme is a subset; subset ``elk`` is drawn by the
 ELK layout (``@mermaid-js/layout-elk``, which mermaid-cli 11 bundles and loads offline) in a
-random theme.  The dark theme is drawn on a dark page, as dark-mode sites show it.  Ground
+random theme.  The dark theme is drawn on a dark page, as dark-mode sites show it; half the
+charts are exported at ``-s 2``.  Ground
 truth is the chart's own node and link list.
 """
 
@@ -32,6 +33,9 @@ PER_SUBSET = 20
 CURVES = ("basis", "basis", "linear", "step", "monotoneX", "cardinal", "natural")
 DIRECTIONS = ("TD", "TD", "TB", "LR", "LR", "RL", "BT")
 DARK_PAGES = ("#1e1e1e", "#0d1117", "#333333")
+SCALES = (1, 2)
+"""mmdc ``-s``: its page is 800 px wide, so a wide chart at scale 1 is shrunk to fit and its
+text gets small; half the charts are drawn at the device scale 2 that crisp exports use."""
 CLASSIC = {
     "rect": ('["', '"]'), "round_rect": ('("', '")'), "stadium": ('(["', '"])'),
     "diamond": ('{"', '"}'), "circle": ('(("', '"))'), "cylinder": ('[("', '")]'),
@@ -197,19 +201,20 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
     for item in seeding.plan(seed, NAME, SUBSETS, max(1, round(PER_SUBSET * scale))):
         flow = make_flow(item.rng, item.subset)
         page = item.rng.choice(DARK_PAGES) if flow.config["theme"] == "dark" else "white"
-        batches.setdefault(page, []).append((item, flow))
+        batches.setdefault((page, item.rng.choice(SCALES)), []).append((item, flow))
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = Path(tmpname)
-        for page, items in batches.items():
+        for (page, device_scale), items in batches.items():
             codes = [to_mermaid(f) for _, f in items]
             pngs = [tmp / f"{item.stem}.png" for item, _ in items]
-            render.mermaid(codes, pngs, background=page)
+            render.mermaid(codes, pngs, background=page, scale=device_scale)
             for (item, flow), code, png in zip(items, codes, pngs):
                 with Image.open(png) as im:
                     w, h = im.size
                 gt = ground_truth(flow, w, h) | {
                     "subset": item.subset, "source": NAME,
-                    "config": flow.config | {"background": page, "direction": flow.direction},
+                    "config": flow.config | {"background": page, "scale": device_scale,
+                                             "direction": flow.direction},
                     "input": {"generator": "tools/realtools/sources/mermaid11.py",
                               "seed": item.seed, "code": code}}
                 write_item(out_dir, item.stem, png, gt)
