@@ -26,8 +26,8 @@ from tools.realtools.corpus import BuildResult, Requires, write_item
 
 NAME = "flowlearn"
 FAMILY = "flowchart"
-REQUIRES = Requires(apt=("chromium", "nodejs", "npm", "wamerican"))
-"""Plus ``npm ci`` in tools/mermaid (mermaid-cli 10.6.1), as tools/gen_flowchart.py needs."""
+REQUIRES = Requires(apt=("chromium", "nodejs", "npm", "wamerican"), npm=("tools/mermaid",))
+"""tools/mermaid holds mermaid-cli 10.6.1, FlowLearn's renderer, which gen_flowchart drives."""
 
 TOOLS = Path(__file__).resolve().parents[2]
 PER_SUBSET = 75

@@ -24,7 +24,7 @@ from tools.realtools.corpus import BuildResult, Requires, write_item
 
 NAME = "mermaid11"
 FAMILY = "flowchart"
-REQUIRES = Requires(apt=("chromium",), npm=True)
+REQUIRES = Requires(apt=("chromium",), npm=("tools/realtools/node",))
 
 TOOLS = Path(__file__).resolve().parents[2]
 THEMES = ("default", "neutral", "dark", "forest", "base")
