@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from .assembly.kind import assemble, graph_kind, guess_kind
-from .assembly.uml_classes import class_boxes
+from .assembly.uml_classes import uml_boxes
 from .connectors.attach import attach_ends
 from .connectors.elements import Connector
 from .connectors.markers import classify_ends
@@ -99,7 +99,7 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
         kind = guessed
     if kind == "uml":
         dark = strong_ink(rgb, inv.ink, inv.background)
-        mask = connector_mask(inv, dark, [b.bbox for b in class_boxes(inv, dark)])
+        mask = connector_mask(inv, dark, [b.bbox for b in uml_boxes(inv, dark)])
     else:
         mask = connector_mask(inv)
     connectors = trace_connectors(inv, mask)

@@ -87,7 +87,7 @@ def _holds_text(inv: Inventory, bbox) -> bool:
 def guess_kind(inv: Inventory) -> str:
     """``er``, ``uml``, ``topology`` (labelled icons) or ``flowchart`` (any other node-link
     diagram, which :func:`graph_kind` settles once connectors are traced)."""
-    from .uml import class_boxes
+    from .uml_classes import class_boxes
 
     kinds = [s.kind for s in inv.shapes]
     n = max(len(kinds), 1)

@@ -19,7 +19,7 @@ from ..connectors.markers import end_readings, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box
 from ..primitives.elements import Inventory
-from .uml_classes import class_boxes, dark_ink, read_classes
+from .uml_classes import dark_ink, read_classes, uml_boxes
 
 
 def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:
@@ -411,7 +411,7 @@ def _half_diamond(extent: np.ndarray, count: np.ndarray, stroke: float) -> str |
 def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     """A UML model: one class per box, one relation per connector joining two boxes."""
     dark = dark_ink(inv)
-    boxes = class_boxes(inv, dark)
+    boxes = uml_boxes(inv, dark)
     classes = read_classes(inv, boxes) if inv.image is not None else [
         UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
     stroke, th = inv.scale.stroke, inv.scale.text_height

@@ -117,3 +117,22 @@ def test_class_box_with_light_grey_sides_and_black_name_is_found():
     d.text((48, 60), "color: String", fill="black", font=font)
     model = parse(np.asarray(img), kind="uml").document
     assert [c.name for c in model.classes] == ["Store"]
+
+
+def test_class_drawn_as_a_fill_alone_is_split_by_its_text_gaps():
+    # pyreverse's colourised look: a filled rectangle, no border, no separator lines;
+    # the name is the first text line, members follow after a wider gap
+    from PIL import ImageFont
+
+    from cvparse.pipeline import parse
+
+    img = Image.new("RGB", (260, 170), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle((30, 15, 230, 150), fill=(119, 170, 221))
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 15)
+    d.text((100, 22), "Writer", fill="black", font=font)
+    for i, member in enumerate(("output : str", "settings : dict", "visitor")):
+        d.text((40, 56 + 20 * i), member, fill="black", font=font)
+    model = parse(np.asarray(img), kind="uml").document
+    assert [c.name for c in model.classes] == ["Writer"]
+    assert len(model.classes[0].attributes) == 3  # the members are not in the name
