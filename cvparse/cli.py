@@ -18,6 +18,7 @@ from . import __version__
 from .batch import (FORMAT_EXT, OVERLAY_SUFFIX, REPORT_NAME, InputError, collect_images,
                     run_batch, run_one)
 from .display import printable
+from .files import UnreadableFile, read_regular
 from .export.formats import FORMATS, refusal
 from .options import KINDS, STAGES
 
@@ -200,6 +201,10 @@ def _output_files(output: str | None, formats: tuple[str, ...]) -> dict[str, Pat
     return files
 
 
+CONVERT_MAX_BYTES = 64 * 2 ** 20
+"""Largest file ``cvparse convert`` reads (a document is kilobytes to a few megabytes)."""
+
+
 def _convert_cmd(args: argparse.Namespace) -> int:
     """A document (JSON) or a corrected diagrams.net file to other formats, no parse."""
     from .export.drawio_read import DrawioError, read_drawio
@@ -217,7 +222,10 @@ def _convert_cmd(args: argparse.Namespace) -> int:
         if args.input == STDIN:
             text = sys.stdin.read()
         else:
-            text = Path(args.input).read_text(encoding="utf-8-sig")
+            text = read_regular(args.input, CONVERT_MAX_BYTES).decode("utf-8-sig")
+    except UnreadableFile as exc:
+        _error(f"{shown}: {exc.reason}")
+        return FAILED
     except (OSError, UnicodeDecodeError) as exc:
         _error(f"{shown}: cannot read: {getattr(exc, 'strerror', None) or exc}")
         return FAILED
@@ -229,6 +237,9 @@ def _convert_cmd(args: argparse.Namespace) -> int:
         texts = {f: export(doc, f) for f in formats}
     except (DrawioError, DocumentError, ValueError) as exc:
         _error(f"{shown}: {exc}")
+        return FAILED
+    except RecursionError:
+        _error(f"{shown}: nested too deeply to read")
         return FAILED
     if not args.quiet:
         for note in notes:

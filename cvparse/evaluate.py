@@ -296,10 +296,13 @@ def _is_results_file(path: str) -> bool:
     p = Path(path)
     if not p.is_file() or p.suffix != ".json":
         return False
+    text = _read_text(p, MAX_JSONL_BYTES)  # EvalError when over the limit or unreadable
     try:
-        return is_results_layout(json.loads(p.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return is_results_layout(loads(text))
+    except json.JSONDecodeError:
         return False
+    except TooComplex as exc:
+        raise EvalError(p, str(exc)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

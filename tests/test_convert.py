@@ -47,3 +47,16 @@ def test_errors(tmp_path, capsys):
     (tmp_path / "x.drawio").write_text("<mxfile><diagram/></mxfile>")
     assert main(["convert", str(tmp_path / "x.drawio")]) == 1
     assert "no mxGraphModel" in capsys.readouterr().err
+
+
+def test_pipes_and_deep_json_are_one_error_line(tmp_path, capsys):
+    import os
+
+    os.mkfifo(tmp_path / "fifo.json")
+    assert main(["convert", str(tmp_path / "fifo.json"), "-f", "mermaid"]) == 1
+    assert capsys.readouterr().err == (
+        f"cvparse: error: {tmp_path / 'fifo.json'}: is a named pipe, not a regular file\n")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["convert", str(deep), "-f", "mermaid"]) == 1
+    assert capsys.readouterr().err == f"cvparse: error: {deep}: nested too deeply to read\n"

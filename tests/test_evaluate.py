@@ -212,9 +212,9 @@ def test_huge_raw_text_is_refused_quickly(tmp_path, capsys):
 
     gt, pred = write_dirs(tmp_path)
     (pred / "img2.txt").write_text("A --> B\n" * 250_000)  # 2 MB of Mermaid-looking text
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: the machine may be shared
     assert cli(["--task", "flowlearn", "--gt", str(gt), "--pred", str(pred)]) == 2
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
     line = _one_error_line(capsys)
     assert line == (f"cvparse: error: {pred / 'img2.txt'}: raw text of 2,000,000 characters "
                     "(limit 1,000,000)")

@@ -39,6 +39,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from cvparse.files import UnreadableFile, read_regular
+from cvparse.metrics._extract import TooComplex, loads
+
+MAX_RESULTS_BYTES = 512 * 2 ** 20
+"""Largest results file read (bytes): it holds every image's answer, like a JSONL file."""
+
 QUESTIONS = ("mermaid", "num_nodes", "num_arrows", "ocr", "true_false", "description")
 _FILE_TASKS = (("Flowchart-to-Mermaid", "mermaid"), ("Num_Nodes", "num_nodes"),
                ("Num_Arrows", "num_arrows"), ("_ocr_", "ocr"), ("isTrue", "true_false"),
@@ -72,8 +78,12 @@ def is_results_layout(data: Any) -> bool:
 def read_results(path: str | Path) -> dict[str, tuple[Any, Any]]:
     """``{image: (prediction, reference)}`` from a FlowLearn results file."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = loads(read_regular(path, MAX_RESULTS_BYTES).decode("utf-8"))
+    except UnreadableFile as exc:
+        raise ResultsError(f"{path}: {exc.reason}") from None
+    except TooComplex as exc:
+        raise ResultsError(f"{path}: {exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ResultsError(f"{path}: cannot be read as JSON ({exc})") from None
     if not is_results_layout(data):
         raise ResultsError(f'{path}: expected {{"<image>": {{"prediction", "reference"}}}}')

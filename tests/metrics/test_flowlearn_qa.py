@@ -117,3 +117,22 @@ def test_benchmark_script_reads_a_results_folder(tmp_path, capsys):
     assert rows["simulated", "nodes_acc", "GPT-4V"] is None
     assert flowlearn_answers.main(["--results", str(tmp_path)]) == 0
     assert "Table 4:" in capsys.readouterr().out
+
+
+def test_deep_results_file_is_one_error_line(tmp_path, capsys):
+    path = tmp_path / "m_Num_Arrows_2-shot.json"
+    path.write_text('{"1.jpeg": {"prediction": ' + "[" * 100_000 + "]" * 100_000
+                    + ', "reference": "3"}}')
+    assert eval_main(_args(path)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"cvparse: error: {path}: JSON nested deeper")
+    with pytest.raises(q.ResultsError, match="JSON nested deeper"):
+        q.read_results(path)
+
+
+def test_results_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(q, "MAX_RESULTS_BYTES", 10)
+    path = _results(tmp_path, "m_OCR.json", {"1.jpeg": ("a", "a")})
+    with pytest.raises(q.ResultsError, match="file too large"):
+        q.read_results(path)
