@@ -1,7 +1,10 @@
 """cvparse: a classical (non-neural) diagram parser with the benchmarks' own metrics.
 
 ``cvparse.parse(path_or_array, kind="auto")`` returns a :class:`ParseResult` whose
-``document`` is one of the FORMATS.md documents (:mod:`cvparse.model`).
+``document`` is one of the documents of docs/formats.md (:mod:`cvparse.model`).  The
+result types (``ParseResult``, ``Inventory``, ``Connector``, ``Scale``) and the errors
+(``ImageError``, ``MissingImageError``) are importable from here; they load on first use,
+so ``import cvparse`` stays light.
 """
 
 from .model import (DocumentError, Edge, Entity, ERSchema, Graph, IsA, Node, Relationship,
@@ -9,14 +12,31 @@ from .model import (DocumentError, Edge, Entity, ERSchema, Graph, IsA, Node, Rel
 
 __version__ = "0.1.0"
 
+_LAZY = {"ParseResult": "pipeline", "ImageError": "image", "MissingImageError": "image",
+         "Inventory": "primitives.elements", "Scale": "primitives.elements",
+         "Connector": "connectors.elements"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'cvparse' has no attribute {name!r}")
+
 
 def parse(source, kind: str = "auto", stage: str = "all"):
-    """Parse one diagram image (path or RGB array); see :func:`cvparse.pipeline.parse`."""
+    """Parse one diagram image (path or RGB array); see :func:`cvparse.pipeline.parse`.
+
+    Raises :class:`MissingImageError` (a ``FileNotFoundError``) for a path that does not
+    exist and :class:`ImageError` (a ``ValueError``) for anything else that is not a usable
+    image."""
     from .pipeline import parse as _parse
 
     return _parse(source, kind=kind, stage=stage)
 
 
-__all__ = ["parse", "DocumentError", "Edge", "Entity", "ERSchema", "Graph", "IsA", "Node",
+__all__ = ["parse", "ParseResult", "ImageError", "MissingImageError", "Inventory", "Scale",
+           "Connector", "DocumentError", "Edge", "Entity", "ERSchema", "Graph", "IsA", "Node",
            "Relationship", "UMLClass", "UMLModel", "UMLRelation", "document_from_dict",
            "document_from_json", "__version__"]

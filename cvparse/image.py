@@ -9,6 +9,7 @@ decoded size plus 3 bytes per pixel.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
@@ -38,6 +39,21 @@ class ImageError(ValueError):
     """The input cannot be read as a diagram image; the message says why."""
 
 
+class MissingImageError(ImageError, FileNotFoundError):
+    """The image file does not exist: an :class:`ImageError` that is also the
+    ``FileNotFoundError`` Python code expects, with ``filename`` the path asked for (the
+    message stays the one-line reason, as the command line prints it after the path)."""
+
+    def __init__(self, path: str | Path, reason: str = "no such file"):
+        FileNotFoundError.__init__(self, errno.ENOENT, reason, str(path))
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+    def __reduce__(self):  # picklable across worker processes
+        return type(self), (self.filename, self.strerror)
+
+
 def load_image(source: str | Path | np.ndarray) -> np.ndarray:
     """Return ``source`` (a path or an array) as an ``HxWx3`` uint8 RGB array.
 
@@ -53,6 +69,8 @@ def load_image(source: str | Path | np.ndarray) -> np.ndarray:
     try:
         fh = open_regular(path)
     except UnreadableFile as exc:
+        if exc.reason == "no such file" or exc.reason.startswith("broken symbolic link"):
+            raise MissingImageError(path, exc.reason) from None
         raise ImageError(exc.reason.replace("not a file", "not an image")) from None
     with fh:
         if os.fstat(fh.fileno()).st_size == 0:

@@ -39,3 +39,15 @@ def test_readme_links_only_files_of_the_repository():
         if "://" not in target:
             assert (ROOT / target).exists(), target
     assert "../shared" not in readme
+
+
+def test_readme_format_table_is_the_code_table():
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Formats\n", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in section.splitlines()
+            if ln.startswith("| ") and ln.rstrip().endswith(("| yes |", "| - |"))]
+    assert [r[1].strip("`") for r in rows] == list(FORMATS)
+    for _, fmt, ext, *cells in rows:
+        fmt = fmt.strip("`")
+        assert ext == f"`{FORMAT_EXT[fmt]}`"
+        assert {k for k, c in zip(DOC_KINDS, cells) if c == "yes"} == set(FAMILIES[fmt])
