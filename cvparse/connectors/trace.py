@@ -22,6 +22,7 @@ import numpy as np
 from skimage.morphology import skeletonize
 
 from ..primitives.elements import Inventory
+from ..primitives.halos import bridge_halos
 from ..primitives.labelling import components
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
@@ -108,6 +109,7 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
     h, w = mask.shape
     for x1, y1, x2, y2 in boxes:
         mask[max(0, y1 - pad):min(h, y2 + pad + 1), max(0, x1 - pad):min(w, x2 + pad + 1)] = False
+    mask = bridge_halos(mask, inv.ink, inv.scale, fill=False)
     return _remove_shapes(mask, inv, pad, True, phantoms)
 
 
@@ -118,6 +120,7 @@ def marker_mask(inv: Inventory) -> np.ndarray:
     text = _text_mask(inv, phantoms)
     if text is not None:
         mask &= ~text
+    mask = bridge_halos(mask, inv.ink, inv.scale, fill=False)
     return _remove_shapes(mask, inv, 0, False, phantoms)
 
 
