@@ -109,8 +109,9 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
     h, w = mask.shape
     for x1, y1, x2, y2 in boxes:
         mask[max(0, y1 - pad):min(h, y2 + pad + 1), max(0, x1 - pad):min(w, x2 + pad + 1)] = False
-    mask = bridge_halos(mask, inv.ink, inv.scale, fill=False)
-    return _remove_shapes(mask, inv, pad, True, phantoms)
+    mask = _remove_shapes(mask, inv, pad, True, phantoms)
+    # a head the halo set apart from its line, once cleared of the node it reaches into
+    return bridge_halos(mask, inv.ink, inv.scale)
 
 
 def marker_mask(inv: Inventory) -> np.ndarray:
@@ -120,7 +121,6 @@ def marker_mask(inv: Inventory) -> np.ndarray:
     text = _text_mask(inv, phantoms)
     if text is not None:
         mask &= ~text
-    mask = bridge_halos(mask, inv.ink, inv.scale, fill=False)
     return _remove_shapes(mask, inv, 0, False, phantoms)
 
 

@@ -20,7 +20,6 @@ from .elements import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
 from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
                      tight)
-from .halos import bridge_halos
 from .labelcrop import label_crop
 from .labelling import components
 from .ocr import glyph_height, read_crops, read_crops_later
@@ -228,8 +227,8 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
     paper, ink, fine, scale = page_ink(rgb, bg)
     min_area = max(60.0, min(1.2 * scale.text_height ** 2, 40 * scale.stroke ** 2))
     fine_k = max(7, int(4 * scale.stroke + 1))
-    raw = enclosed_regions(bridge_halos(fine, ink, scale, rgb=rgb),
-                           max(20.0, min(0.5 * scale.text_height ** 2, 20 * scale.stroke ** 2)))
+    raw = enclosed_regions(fine, max(20.0, min(0.5 * scale.text_height ** 2,
+                                               20 * scale.stroke ** 2)))
     # The fine median rounds the corners of a small box off its region: one nearly big
     # enough is judged by its size once grown back into its corners, if a label fills it.
     near = [r for r in raw if r.paper_area >= 0.3 * min_area and r.area >= NEAR_AREA * min_area]
