@@ -72,28 +72,29 @@ def _faint_tile_page(specks: bool = False):
     with ``specks``, two specks of a hairline)."""
     img, draw = canvas(300, 200)
     draw.rectangle([120, 40, 160, 75], fill=(245, 247, 248))
+    draw.text((118, 95), "Relay", fill=(0, 0, 0), font=font(16))
     if specks:
         draw.point([(130, 55), (150, 60)], fill=(60, 60, 60))
     else:
         draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
-    draw.text((118, 95), "Relay", fill=(0, 0, 0), font=font(16))
     return to_array(img)
 
 
-def test_a_short_stroke_alone_over_a_label_is_its_icon():
-    rgb = _faint_tile_page()
+def _tile_nodes(specks: bool) -> list[TopoNode]:
+    rgb = _faint_tile_page(specks)
     inv = build_inventory(rgb)
     inv.image = rgb
-    nodes = topology_nodes(inv)
+    return topology_nodes(inv)
+
+
+def test_a_short_stroke_alone_over_a_label_is_its_icon():
+    nodes = _tile_nodes(specks=False)
     assert [n.label for n in nodes] == ["Relay"]
     assert nodes[0].bbox[1] <= 58 and nodes[0].bbox[3] >= 105
 
 
 def test_specks_over_a_label_are_no_icon():
-    rgb = _faint_tile_page(specks=True)
-    inv = build_inventory(rgb)
-    inv.image = rgb
-    assert topology_nodes(inv) == []
+    assert _tile_nodes(specks=True) == []
 
 
 def test_connector_through_a_node_is_cut_in_two():
