@@ -105,8 +105,13 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float
     wx1, wx2 = int(max(0, cx - half)), int(min(w, cx + half))
     wy1, wy2 = int(max(0, y1 - 4 * th)), int(max(0, y1 - 1))
     window = ink[wy1:wy2, wx1:wx2]
-    if window.size == 0 or window.mean() < 0.04:
+    if window.size == 0 or not window.any():
         return None
+    if window.mean() < 0.04:
+        mark = _lone_mark(window, th, stroke)
+        if mark is None:
+            return None
+        return [wx1 + mark[0], wy1 + mark[1], wx1 + mark[2], wy1 + mark[3]]
     ys, xs = np.nonzero(window)
     out = [wx1 + int(xs.min()), wy1 + int(ys.min()), wx1 + int(xs.max()) + 1,
            wy1 + int(ys.max()) + 1]
@@ -126,6 +131,23 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float
             out = [min(out[0], rx1 + bx), min(out[1], ry1 + by),
                    max(out[2], rx1 + bx + bw), max(out[3], ry1 + by + bh)]
     return out
+
+
+def _lone_mark(window: np.ndarray, th: float, stroke: float) -> list[int] | None:
+    """Box (in the window) of a small drawing standing alone in an otherwise empty window
+    above a label: one piece of ink clear of the window's edges, at least half a letter
+    long and thicker than a hairline (a faint tile's glyph); ``None`` if there is none, or
+    more than one (a passing line or scattered specks are no icon)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(window.astype(np.uint8), 8)
+    h, w = window.shape
+    found = []
+    for i in range(1, n):
+        bx, by, bw, bh, area = stats[i]
+        if bx == 0 or by == 0 or bx + bw == w or by + bh == h:
+            continue
+        if max(bw, bh) >= 0.6 * th and min(bw, bh) >= stroke and max(bw, bh) <= 3 * th:
+            found.append([int(bx), int(by), int(bx + bw), int(by + bh)])
+    return found[0] if len(found) == 1 else None
 
 
 def _label_under(box, labels: list[tuple[str, list[int]]], th: float) -> int | None:

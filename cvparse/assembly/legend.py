@@ -145,7 +145,7 @@ def swatch_rows(ink: np.ndarray, scale: Scale
         blurred = (max(w, h) <= min(2 * stroke + 2, 0.6 * th)
                    and min(w, h) >= 0.6 * max(w, h))
         if not (dash or small or blurred):
-            return False
+            return _headed(labels, stats, i, scale)
         # Drawn with thick lines, small letters are as small as those marks; a mark
         # thicker than a line fills its outline (a bar, a dot), letters leave counters
         # and notches.
@@ -170,10 +170,37 @@ def swatch_rows(ink: np.ndarray, scale: Scale
             continue
         mask = np.isin(labels[y1:y2, x1:x2], chain)
         rows.append(((x1, y1, x2, y2), mask, _style(stats, chain)))
-    if rows:  # line samples line up on the left; a run of small letters does not
-        left = min(r[0][0] for r in rows)
-        rows = [r for r in rows if r[0][0] <= left + 0.5 * th]
-    return sorted(rows, key=lambda r: r[0][1])
+    return sorted(_aligned(rows, th), key=lambda r: (r[0][1], r[0][0]))
+
+
+def _aligned(rows: list, th: float) -> list:
+    """Rows whose samples line up: those on the leftmost column, and those of further
+    columns that sit on the line of a row of the first (a legend laid out as a grid); a
+    run of small letters lines up with neither."""
+    if not rows:
+        return rows
+    left = min(r[0][0] for r in rows)
+    first = [r for r in rows if r[0][0] <= left + 0.5 * th]
+    lines = [(r[0][1] + r[0][3]) / 2 for r in first]
+    return first + [r for r in rows if r[0][0] > left + 0.5 * th
+                    and any(abs((r[0][1] + r[0][3]) / 2 - y) <= 0.5 * th for y in lines)]
+
+
+def _headed(labels: np.ndarray, stats: np.ndarray, i: int, scale: Scale) -> bool:
+    """Component ``i`` is a line sample ending in a filled arrowhead (the sample of a
+    directed type): long and low, a line thick along most of its length, the head no
+    taller than a text line."""
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    if w < 3 * h or h > 1.2 * scale.text_height:
+        return False
+    thick = (labels[y:y + h, x:x + w] == i).sum(axis=0)
+    line = float(np.median(thick))
+    head = np.flatnonzero(thick >= max(0.5 * h, 1.5 * line))
+    # one run of tall columns, within a head's length of one end (the tip tapers): a
+    # head, not the teeth of touching letters
+    return bool(line <= 2.5 * scale.stroke + 1 and 2 <= head.size <= 0.4 * w
+                and head[-1] - head[0] + 1 == head.size
+                and (head[0] <= 0.6 * h or head[-1] >= w - 1 - 0.6 * h))
 
 
 def _filled_dot(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
@@ -233,7 +260,11 @@ def find_legends(inv: Inventory) -> list[Legend]:
             colour, width = line_core(local[y1:y2, x1:x2], mask, shape.fill)
             swatches.append(Swatch((ox + x1, oy + y1, ox + x2, oy + y2), style, width, colour))
             cy = (y1 + y2) // 2
-            band = (x2 + 1, max(0, int(cy - 0.75 * th)), ink.shape[1],
+            # the text runs to the next sample on its line (a grid legend), or the box
+            right = min([r[0][0] for r in rows if r[0][0] > x2
+                         and abs((r[0][1] + r[0][3]) / 2 - cy) <= 0.5 * th],
+                        default=ink.shape[1])
+            band = (x2 + 1, max(0, int(cy - 0.75 * th)), right,
                     min(ink.shape[0], int(cy + 0.75 * th) + 1))
             crops.append(_row_crop(local, ink, shape.fill, band))
         found.append((shape, swatches))
@@ -398,8 +429,13 @@ def edge_type(c: Connector, legends: list[Legend], inv: Inventory) -> str:
     legend's colours differ, line pattern (solid, dashed, dotted) always; between rows
     alike in both and drawn in different widths, the swatch nearest in width to the
     line (:func:`drawn_width`, measured as the swatches are, not guessed from how bold
-    the line is beside the page's other lines).
+    the line is beside the page's other lines).  The type is given in lower case, the
+    form benchmarks name relation types in ("Wire" in the legend is ``wire``).
     """
+    return _edge_type(c, legends, inv).lower()
+
+
+def _edge_type(c: Connector, legends: list[Legend], inv: Inventory) -> str:
     entries = [e for lg in legends for e in lg.entries]
     if not entries:
         return ""

@@ -22,6 +22,7 @@ import numpy as np
 from skimage.morphology import skeletonize
 
 from ..primitives.elements import Inventory
+from ..primitives.halos import bridge_halos
 from ..primitives.labelling import components
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
@@ -108,7 +109,9 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
     h, w = mask.shape
     for x1, y1, x2, y2 in boxes:
         mask[max(0, y1 - pad):min(h, y2 + pad + 1), max(0, x1 - pad):min(w, x2 + pad + 1)] = False
-    return _remove_shapes(mask, inv, pad, True, phantoms)
+    mask = _remove_shapes(mask, inv, pad, True, phantoms)
+    # a head the halo set apart from its line, once cleared of the node it reaches into
+    return bridge_halos(mask, inv.ink, inv.scale)
 
 
 def marker_mask(inv: Inventory) -> np.ndarray:

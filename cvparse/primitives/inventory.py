@@ -24,8 +24,8 @@ from .labelcrop import label_crop
 from .labelling import components
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, ink_mask, is_gray, paper_map
-from .pieces import (BOX_KINDS, crossed_boxes, hull_fits, hull_joined, joined_pieces,
-                     mended_boxes)
+from .pieces import (BOX_KINDS, LABELLED_HULL_KINDS, crossed_boxes, hull_fits, hull_joined,
+                     joined_pieces, mended_boxes)
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
 from .scale import estimate_scale, measure_scale
 from .shapes import classify
@@ -417,7 +417,10 @@ def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
     kept[:] = [r for i, r in enumerate(kept) if i not in gone]
     pool = [r for j, r in enumerate(pool) if j not in used]
     found = new_boxes + crossed + joined_pieces(pool, ink.shape, scale.stroke, min_area, MIN_FIT)
-    found += hull_fits(pool, ink, min_area, MIN_FIT)
+    labelled = [_holds_letter(r, ink, scale.text_height) for r in pool]
+    found += hull_fits([r for r, t in zip(pool, labelled) if not t], ink, min_area, MIN_FIT)
+    found += hull_fits([r for r, t in zip(pool, labelled) if t], ink, min_area, MIN_FIT,
+                       kinds=LABELLED_HULL_KINDS)
     found += hull_joined(pool, ink, scale.stroke, min_area, MIN_FIT, [f[0] for f in found])
     for region, kind, fit in found:
         hits = [(i, _overlap(region, s)) for i, s in enumerate(shapes)]

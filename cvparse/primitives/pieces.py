@@ -27,6 +27,12 @@ HULL_KINDS = ("triangle",)
 """Kinds a notched region may be restored to: the IS-A triangle, whose label fills it to
 the border (restoring ellipses and diamonds this way also finds gaps between boxes)."""
 
+LABELLED_HULL_KINDS = ("rect", "round_rect", "stadium", "ellipse", "circle", "diamond",
+                       "hexagon", "parallelogram", "triangle")
+"""Kinds a notched region holding a label may be restored to: a node whose label or whose
+arrowheads (a head's tip reaching inside the border) cut into its inside.  A gap between
+lines rarely holds a letter, which keeps gaps out."""
+
 
 def _neighbours(regions: list[Region], size: tuple[int, int], reach: int) -> list[set[int]]:
     h, w = size
@@ -159,8 +165,8 @@ def _inked_hull(filled: np.ndarray, hull: np.ndarray, ink: np.ndarray, max_growt
 
 
 def hull_fits(pieces: list[Region], ink: np.ndarray, min_area: float, min_fit: float,
-              max_growth: float = 1.6, min_ink: float = 0.3
-              ) -> list[tuple[Region, str, float]]:
+              max_growth: float = 1.6, min_ink: float = 0.3,
+              kinds: Sequence[str] = HULL_KINDS) -> list[tuple[Region, str, float]]:
     """Single regions notched by a label touching the border, restored by their convex
     hull: ``(region, kind, fit)`` for each hull that fits a shape (the kinds are convex).
 
@@ -178,8 +184,8 @@ def hull_fits(pieces: list[Region], ink: np.ndarray, min_area: float, min_fit: f
             continue
         region = Region(bbox=r.bbox, filled=m, paper_area=r.paper_area,
                         contour=hull.reshape(-1, 2) + np.array([x1, y1]))
-        kind, fit = _fit(region)
-        if fit >= min_fit and kind in HULL_KINDS:
+        kind, fit = classify(region.filled)
+        if fit >= min_fit and kind in kinds:
             out.append((region, kind, fit))
     return out
 

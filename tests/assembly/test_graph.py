@@ -67,6 +67,36 @@ def test_free_text_without_drawing_is_no_node():
     assert topology_nodes(inv) == []
 
 
+def _faint_tile_page(specks: bool = False):
+    """A label under a faint tile whose only visible ink is one short dark stroke (or,
+    with ``specks``, two specks of a hairline)."""
+    img, draw = canvas(300, 200)
+    draw.rectangle([120, 40, 160, 75], fill=(245, 247, 248))
+    draw.text((118, 95), "Relay", fill=(0, 0, 0), font=font(16))
+    if specks:
+        draw.point([(130, 55), (150, 60)], fill=(60, 60, 60))
+    else:
+        draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
+    return to_array(img)
+
+
+def _tile_nodes(specks: bool) -> list[TopoNode]:
+    rgb = _faint_tile_page(specks)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    return topology_nodes(inv)
+
+
+def test_a_short_stroke_alone_over_a_label_is_its_icon():
+    nodes = _tile_nodes(specks=False)
+    assert [n.label for n in nodes] == ["Relay"]
+    assert nodes[0].bbox[1] <= 58 and nodes[0].bbox[3] >= 105
+
+
+def test_specks_over_a_label_are_no_icon():
+    assert _tile_nodes(specks=True) == []
+
+
 def test_connector_through_a_node_is_cut_in_two():
     pts = np.array([[x, 50] for x in range(301)], float)
     c = Connector(points=pts, ends=(End((0, 50), (-1.0, 0.0), marker="arrow"),

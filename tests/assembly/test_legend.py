@@ -243,3 +243,42 @@ def test_head_past_the_traced_end_is_skipped_from_there():
     c.ends[1].marker = "arrow"
     c.style = "solid"
     assert drawn_pattern(c, inv) == "dashed"  # a whole head's cut leaves no whole dash
+
+
+def test_a_sample_ending_in_a_head_is_a_swatch_and_teeth_are_not():
+    ink = np.zeros((60, 140), bool)
+    ink[10:14, 5:45] = True                       # a line four pixels thick ...
+    for k, x in enumerate(range(45, 57)):         # ... ending in a filled head
+        half = max(0, 6 - k // 2)
+        ink[12 - half:12 + half, x] = True
+    ink[8:20, 62:70] = True                       # text-high ink after it
+    ink[38:45, 5:45] = False
+    for x in range(5, 45, 4):                     # touching small letters: teeth
+        ink[38:45, x] = ink[38, x:x + 4] = True
+    ink[36:48, 62:70] = True
+    rows = swatch_rows(ink, Scale(stroke=2, text_height=13))
+    assert [r[0][1] for r in rows] == [6]
+
+
+def _grid_page():
+    """A legend laid out in two columns: red "Alpha" and blue "Beta" on one line, a green
+    sample with an arrowhead for "Gamma" under the first."""
+    img, draw = canvas(480, 260)
+    draw.rectangle([20, 20, 330, 100], outline=(40, 40, 40), width=2)
+    draw.line([(32, 45), (80, 45)], fill=RED, width=4)
+    draw.text((90, 36), "Alpha", fill=(20, 20, 20), font=font(16))
+    draw.line([(190, 45), (238, 45)], fill=BLUE, width=4)
+    draw.text((248, 36), "Beta", fill=(20, 20, 20), font=font(16))
+    draw.line([(32, 75), (72, 75)], fill=(30, 150, 60), width=4)
+    draw.polygon([(82, 75), (70, 69), (70, 81)], fill=(30, 150, 60))
+    draw.text((90, 66), "Gamma", fill=(20, 20, 20), font=font(16))
+    draw.line([(220, 150), (400, 150)], fill=BLUE, width=4)
+    return to_array(img)
+
+
+def test_a_grid_legend_with_a_headed_sample_reads_every_entry_in_lower_case():
+    inv = _inventory(_grid_page())
+    legends = find_legends(inv)
+    assert len(legends) == 1
+    assert [e.type for e in legends[0].entries] == ["Alpha", "Beta", "Gamma"]
+    assert edge_type(_connector(220, 400, 150), legends, inv) == "beta"

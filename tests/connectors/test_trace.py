@@ -384,3 +384,21 @@ def test_hue_halo_along_dark_dots_on_a_tinted_page_is_no_plate():
     inv = build_inventory(rgb, ocr=False)
     inv.image = rgb
     assert label_plates(inv) == []
+
+
+def test_a_head_the_halo_set_apart_from_its_line_is_one_piece_of_the_mask():
+    """Between two boxes, a line whose head a white halo cut off a few pixels short: the
+    connector mask holds line and head as one piece (issue 19)."""
+    from cvparse.connectors.trace import connector_mask
+    from cvparse.primitives.labelling import components
+
+    img = np.full((200, 420, 3), 250, np.uint8)
+    cv2.rectangle(img, (20, 70), (120, 130), (60, 60, 60), 2)
+    cv2.rectangle(img, (300, 70), (400, 130), (60, 60, 60), 2)
+    cv2.line(img, (121, 100), (264, 100), (16, 28, 140), 3)
+    head = np.array([[299, 100], [268, 84], [268, 116]], np.int32)  # 3 px past the line
+    cv2.fillPoly(img, [head], (16, 28, 140))
+    inv = build_inventory(img, ocr=False)
+    assert len(inv.shapes) == 2
+    between = connector_mask(inv)[:, 125:295].astype(np.uint8)
+    assert components(between, 8)[0] - 1 == 1

@@ -1,10 +1,12 @@
-"""IS-A triangles crossed by lines to their centroid and touched by their label."""
+"""IS-A triangles crossed by lines to their centroid and touched by their label; boxes
+notched by their label."""
 
 import cv2
 import numpy as np
 
-from cvparse.primitives.pieces import hull_fits, hull_joined, joined_pieces
+from cvparse.primitives.pieces import LABELLED_HULL_KINDS, hull_fits, hull_joined, joined_pieces
 from cvparse.primitives.regions import enclosed_regions
+from cvparse.primitives.shapes import classify
 
 
 def _isa(ink: np.ndarray) -> None:
@@ -56,3 +58,20 @@ def test_sliver_along_a_side_joins_the_hull():
     found = hull_joined(pieces, ink.astype(bool), 2, 400, 0.86)
     assert len(found) == 1 and found[0][1] == "triangle"
     assert found[0][0].bbox[0] <= 26  # reaches into the corner past the sliver
+
+
+def _notched_box(ink: np.ndarray) -> None:
+    """A box whose bottom line of text runs into its border, notching its inside."""
+    cv2.rectangle(ink, (20, 20), (180, 90), 1, 2)
+    cv2.putText(ink, "Request", (40, 94), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 1, 2)
+
+
+def test_a_box_notched_by_its_label_is_restored_only_as_a_labelled_kind():
+    ink = np.zeros((120, 200), np.uint8)
+    _notched_box(ink)
+    pieces = [r for r in enclosed_regions(ink.astype(bool), 20) if r.area > 2000]
+    assert len(pieces) == 1
+    assert classify(pieces[0].filled)[1] < 0.86
+    assert not hull_fits(pieces, ink.astype(bool), 400, 0.86)  # a triangle only
+    found = hull_fits(pieces, ink.astype(bool), 400, 0.86, kinds=LABELLED_HULL_KINDS)
+    assert len(found) == 1 and found[0][1] in ("rect", "round_rect")

@@ -1,0 +1,78 @@
+"""Heads a white halo set apart from their lines, joined to them again (issue 19)."""
+
+import math
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from cvparse.primitives.elements import Scale
+from cvparse.primitives.halos import bridge_halos, solid_blobs
+from cvparse.primitives.labelling import components
+
+SCALE = Scale(stroke=2.0, text_height=12.5)
+
+
+def _head(tip: tuple[float, float], angle: float, size: float) -> list[tuple[float, float]]:
+    """A filled head: back corners at +-0.82 pi from the direction of travel."""
+    back = [(tip[0] + size * math.cos(angle + math.pi + s * 0.18 * math.pi),
+             tip[1] + size * math.sin(angle + math.pi + s * 0.18 * math.pi)) for s in (1, -1)]
+    return [tip, back[0], back[1]]
+
+
+def _mask(draw) -> np.ndarray:
+    img = Image.new("L", (200, 120), 0)
+    draw(ImageDraw.Draw(img))
+    return np.asarray(img) > 128
+
+
+def _pieces(mask: np.ndarray) -> int:
+    return components(mask.astype(np.uint8), 8)[0] - 1
+
+
+def _short_line(d, letter: bool = False) -> None:
+    d.line([(10, 60), (150, 60)], fill=255, width=3)
+    d.polygon(_head((168, 60), 0.0, 14), fill=255)  # its base 3 px past the line end
+    if letter:
+        d.rectangle([172, 56, 174, 66], fill=255)  # a letter's stem by the tip
+
+
+def test_a_line_stopped_short_by_the_halo_joins_its_head():
+    mask = _mask(_short_line)
+    assert _pieces(mask) == 2
+    joined = bridge_halos(mask, mask, SCALE)
+    assert _pieces(joined) == 1
+    # only the gap is filled: the head and line keep their outline elsewhere
+    assert joined.sum() - mask.sum() < 60
+    assert not joined[:50].any() and not joined[71:].any()
+
+
+def test_a_head_is_not_bridged_to_a_letter_by_it():
+    mask = _mask(lambda d: _short_line(d, letter=True))
+    joined = bridge_halos(mask, mask, SCALE)
+    assert _pieces(joined) == 2  # line and head joined, the letter left alone
+    assert (joined[:, 170:] == mask[:, 170:]).all()
+
+
+def test_a_head_still_on_its_line_is_left_alone():
+    def draw(d):
+        d.line([(10, 60), (160, 60)], fill=255, width=3)
+        d.polygon(_head((168, 60), 0.0, 14), fill=255)
+        d.line([(10, 80), (190, 80)], fill=255, width=2)  # another line passing by
+    mask = _mask(draw)
+    assert (bridge_halos(mask, mask, SCALE) == mask).all()
+
+
+def test_lines_letters_and_filled_boxes_are_not_heads():
+    def draw(d):
+        d.line([(10, 20), (190, 20)], fill=255, width=2)
+        d.line([(10, 30), (180, 110)], fill=255, width=3)
+        d.text((20, 60), "Label text", fill=255)
+        d.rectangle([120, 50, 136, 66], fill=255)  # a filled square, head-sized
+        d.ellipse([150, 50, 166, 66], fill=255)    # a filled disc
+    mask = _mask(draw)
+    assert not solid_blobs(mask, SCALE).any()
+    big = np.zeros((120, 200), bool)
+    big[20:100, 20:120] = True  # 80 px: far larger than a head beside 12 px text
+    assert not solid_blobs(big, SCALE).any()
+    head = _mask(lambda d: d.polygon(_head((100, 60), 0.0, 13), fill=255))
+    assert solid_blobs(head, SCALE).sum() >= 0.9 * head.sum()
