@@ -77,6 +77,10 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
             e.attributes, e.primary_keys = list(t.attributes), list(t.primary_keys)
             e.multivalued, e.derived = list(t.multivalued), list(t.derived)
             e.composite = {k: list(v) for k, v in t.composite.items()}
+            if t.types:
+                e.extra["types"] = dict(t.types)
+            if t.not_null:
+                e.extra["not_null"] = list(t.not_null)
 
     owner = attribute_owners(inv, links, role, centres, near_ink)
     rel_attrs = attach_attributes(inv, owner, role, labels, names, entities)
