@@ -22,6 +22,7 @@ from .er_geometry import shape_centre
 from .er_isa import chen_isas, split_diamonds
 from .er_labels import clean_label, unique_name
 from .er_links import Link, shape_links
+from .er_ports import loose_end_links
 from .er_recovery import inked_near, straight_links, through_links
 from .er_relationships import diamond_relationships
 from .er_tables import table_entities
@@ -47,6 +48,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         a, b = head.get(ln.a, ln.a), head.get(ln.b, ln.b)
         if a != b:
             links.append(Link(a, b, ln.points, ln.style))
+    links += loose_end_links(inv, connectors, head)
     for i in relationship_attribute_boxes(links, role, table_of):
         role[i] = "attribute"
     for i in split_diamonds(inv):

@@ -66,7 +66,7 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     out = []
     n = len(lines)
     for li, ln in enumerate(lines):
-        out.append(Relationship(name=name_of.get(li, "relates"),
+        out.append(Relationship(name=name_of.get(li, ""),
                                 entities=[names[ln.a], names[ln.b]],
                                 cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
     return out
