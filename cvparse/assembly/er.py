@@ -25,7 +25,7 @@ from .er_links import Link, shape_links
 from .er_ports import loose_end_links
 from .er_recovery import inked_near, straight_links, through_links
 from .er_relationships import diamond_relationships
-from .er_tables import table_entities
+from .er_tables import foreign_keys, table_entities
 
 ROLE_OF_KIND = {"rect": "entity", "round_rect": "entity", "stadium": "attribute",
                 "diamond": "relationship", "ellipse": "attribute", "circle": "attribute",
@@ -96,4 +96,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     # A line taken up only for its arrowhead is no relationship when no IS-A came of it.
     plain = [ln for ln in plain if not any(ln is h for h in headed)]
     relationships.extend(edge_relationships(inv, plain, role, names, cards_used, connectors))
+    marked = {names[i]: table_of[i].foreign_keys for i in entity_ids if i in table_of}
+    for name, refs in foreign_keys(entities, relationships, marked).items():
+        entities[name].extra["foreign_keys"] = refs
     return ERSchema(entities=entities, relationships=relationships)

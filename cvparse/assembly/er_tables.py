@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from ..model import Entity, Relationship
 from ..primitives.elements import Inventory, Shape
 from ..primitives.ocr import glyph_height, read_crops
 from ..primitives.paper import colour_distance, ink_mask
@@ -294,3 +295,40 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
                 t.derived.append(label)
     return out
 
+
+def foreign_keys(entities: dict[str, Entity], relationships: list, marked: dict[str, list[str]]
+                 ) -> dict[str, dict[str, str]]:
+    """The foreign keys of schema tables: per table, column -> referenced table.
+
+    Columns refer to the other table of a line between the two when they carry that
+    table's whole primary key by name (the usual way a schema names a foreign key) and
+    are not just the table's own key again, or, a column marked FK of a table with a
+    single line, to that line's other table.  Tables
+    that say nothing of keys or types get none (a Chen picture has no foreign keys).
+    """
+    partners: dict[str, list[str]] = {}
+    for r in relationships:
+        if isinstance(r, Relationship) and len(r.entities) == 2 and r.entities[0] != r.entities[1]:
+            a, b = r.entities
+            partners.setdefault(a, []).append(b)
+            partners.setdefault(b, []).append(a)
+    out: dict[str, dict[str, str]] = {}
+    for name, e in entities.items():
+        if "types" not in e.extra and not marked.get(name):
+            continue
+        refs: dict[str, str] = {}
+        for other in dict.fromkeys(partners.get(name, [])):
+            pks = entities[other].primary_keys
+            held = [c for c in e.attributes if c in pks and c not in refs]
+            # the other table's whole key, not just this table's own key again
+            if held and set(held) == set(pks) and (
+                    not set(held) <= set(e.primary_keys) or len(pks) < len(e.primary_keys)
+                    or set(held) & set(marked.get(name, []))):
+                refs.update((c, other) for c in held)
+        others = list(dict.fromkeys(partners.get(name, [])))
+        for col in marked.get(name, []):
+            if col not in refs and len(others) == 1:
+                refs[col] = others[0]
+        if refs:
+            out[name] = refs
+    return out
