@@ -79,6 +79,18 @@ def _rows(inv: Inventory, cells: list[int], tol: float) -> list[list[int]]:
     return [sorted(r, key=lambda i: box[i][0]) for r in rows.values()]
 
 
+def _aligned(a: tuple, b: tuple, tol: float) -> bool:
+    """Whether two row spans stack in one table: the same left and right sides, or one
+    side the same and the narrower span within the wider (a row that lost a cell to a
+    line drawn into it)."""
+    left, right = abs(a[0] - b[0]) <= tol, abs(a[2] - b[2]) <= tol
+    if left and right:
+        return True
+    inner = (a[0] >= b[0] - tol and a[2] <= b[2] + tol) or (b[0] >= a[0] - tol
+                                                          and b[2] <= a[2] + tol)
+    return (left or right) and inner
+
+
 def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     """Tables: rows of rectangles stacked edge to edge under a row of the same width.
 
@@ -95,8 +107,7 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     for i, a in enumerate(span):
         best = None
         for j, b in enumerate(span):
-            if j != i and abs(a[0] - b[0]) <= tol and abs(a[2] - b[2]) <= tol \
-                    and 0 <= b[1] - a[3] <= tol:
+            if j != i and _aligned(a, b, tol) and 0 <= b[1] - a[3] <= tol:
                 if best is None or b[1] < span[best][1]:
                     best = j
         if best is not None:

@@ -116,3 +116,12 @@ def test_foreign_keys_from_the_partner_tables_key_names_and_fk_marks():
     # trig holds job's whole key (sched in its own key too); owner is marked FK but
     # trig has two partners; user's key is trig's nowhere; chen's table says nothing.
     assert refs == {"trig": {"sched": "job", "name": "job"}}
+
+
+def test_a_row_that_lost_a_cell_still_stacks_in_its_table():
+    from cvparse.assembly.er_tables import _aligned
+
+    name, row, partial = (10, 0, 300, 30), (10, 34, 300, 60), (250, 64, 300, 90)
+    assert _aligned(name, row, 5) and _aligned(row, partial, 5)
+    assert not _aligned(row, (200, 64, 400, 90), 5)  # a box off to one side
+    assert not _aligned(row, (100, 64, 200, 90), 5)  # neither side shared
