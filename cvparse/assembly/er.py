@@ -48,7 +48,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         a, b = head.get(ln.a, ln.a), head.get(ln.b, ln.b)
         if a != b:
             links.append(Link(a, b, ln.points, ln.style))
-    links += loose_end_links(inv, connectors, head)
+    if any(t.types for t in tables):  # schema tables: labels sit between line and box
+        links += loose_end_links(inv, connectors, head)
     for i in relationship_attribute_boxes(links, role, table_of):
         role[i] = "attribute"
     for i in split_diamonds(inv):
