@@ -60,9 +60,11 @@ def is_type(text: str) -> bool:
 
 
 def _size(text: str) -> str:
-    """A type's size as written: ``VARCHAR (40)`` -> ``VARCHAR(40)``; ``13_4`` or
-    ``13.4`` (a comma some tools cannot draw, or OCR) stays as read."""
-    text = re.sub(r"\s*\(\s*", "(", text.strip())
+    """A type's size as written: ``VARCHAR (40)`` -> ``VARCHAR(40)``, a closing
+    bracket OCR reads as ``}`` or ``]`` put right; ``13_4`` or ``13.4`` (a comma some
+    tools cannot draw, or OCR) stays as read."""
+    text = re.sub(r"\(([\d\s,._]*)[}\]]$", r"(\1)", text.strip())  # OCR: ")" as "}"
+    text = re.sub(r"\s*\(\s*", "(", text)
     text = re.sub(r"\s*\)", ")", text)
     return re.sub(r"\s*,\s*", ",", text)
 

@@ -25,6 +25,7 @@ def test_colon_type_guillemet_markers_and_a_bullet():
     f = split_text("• SCHED_NAME : VARCHAR(120) «PK» «FK»")
     assert (f.name, f.type) == ("SCHED_NAME", "VARCHAR(120)")
     assert f.not_null and f.primary_key and f.foreign_key
+    assert split_text("JOB_NAME : VARCHAR(200}").type == "VARCHAR(200)"
     f = split_text("DESCRIPTION : VARCHAR(250)")
     assert (f.name, f.type, f.not_null, f.primary_key) == ("DESCRIPTION", "VARCHAR(250)",
                                                            False, False)
