@@ -22,9 +22,10 @@ from .er_geometry import shape_centre
 from .er_isa import chen_isas, split_diamonds
 from .er_labels import clean_label, unique_name
 from .er_links import Link, shape_links
+from .er_ports import loose_end_links
 from .er_recovery import inked_near, straight_links, through_links
 from .er_relationships import diamond_relationships
-from .er_tables import table_entities
+from .er_tables import foreign_keys, table_entities
 
 ROLE_OF_KIND = {"rect": "entity", "round_rect": "entity", "stadium": "attribute",
                 "diamond": "relationship", "ellipse": "attribute", "circle": "attribute",
@@ -47,6 +48,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         a, b = head.get(ln.a, ln.a), head.get(ln.b, ln.b)
         if a != b:
             links.append(Link(a, b, ln.points, ln.style))
+    if any(t.types for t in tables):  # schema tables: labels sit between line and box
+        links += loose_end_links(inv, connectors, head)
     for i in relationship_attribute_boxes(links, role, table_of):
         role[i] = "attribute"
     for i in split_diamonds(inv):
@@ -77,6 +80,10 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
             e.attributes, e.primary_keys = list(t.attributes), list(t.primary_keys)
             e.multivalued, e.derived = list(t.multivalued), list(t.derived)
             e.composite = {k: list(v) for k, v in t.composite.items()}
+            if t.types:
+                e.extra["types"] = dict(t.types)
+            if t.not_null:
+                e.extra["not_null"] = list(t.not_null)
 
     owner = attribute_owners(inv, links, role, centres, near_ink)
     rel_attrs = attach_attributes(inv, owner, role, labels, names, entities)
@@ -90,4 +97,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     # A line taken up only for its arrowhead is no relationship when no IS-A came of it.
     plain = [ln for ln in plain if not any(ln is h for h in headed)]
     relationships.extend(edge_relationships(inv, plain, role, names, cards_used, connectors))
+    marked = {names[i]: table_of[i].foreign_keys for i in entity_ids if i in table_of}
+    for name, refs in foreign_keys(entities, relationships, marked).items():
+        entities[name].extra["foreign_keys"] = refs
     return ERSchema(entities=entities, relationships=relationships)

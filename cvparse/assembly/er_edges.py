@@ -16,6 +16,7 @@ from ..primitives.freetext import WordBox
 from ..primitives.ocr import Word, glyph_height
 from ..primitives.wordjoin import join_label
 from .er_cardinalities import line_cardinalities
+from .er_crowsfoot import is_crowsfoot
 from .er_cut_glyphs import glyph_boxes, group_box, read_words
 from .er_geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
 from .er_labels import CARDINALITY, cardinality_text, clean_label
@@ -63,13 +64,42 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
         [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
     cards = line_cardinalities(inv, ends, connectors, exclude=cards_used)
+    cards.update(crowsfoot_cardinalities(inv, ends, role, cards))
     out = []
     n = len(lines)
     for li, ln in enumerate(lines):
-        out.append(Relationship(name=name_of.get(li, "relates"),
+        out.append(Relationship(name=name_of.get(li, ""),
                                 entities=[names[ln.a], names[ln.b]],
                                 cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
     return out
+
+
+def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],
+                            cards: dict[int, str]) -> dict[int, str]:
+    """Cardinalities of the line ends that have no text, from crow's feet
+    (:mod:`.er_crowsfoot`): ``N`` where one is drawn, and, on a page that draws any,
+    ``1`` at the other ends.  An end's side is that of the entity box (a table's row)
+    nearest it."""
+    if inv.ink is None:
+        return {}
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    boxes = [inv.shapes[i].bbox for i, r in role.items() if r == "entity"]
+    if not boxes:
+        return {}
+    b = np.array(boxes, float)
+    many: dict[int, bool] = {}
+    for k, ln in enumerate(ends):
+        if cards.get(k):
+            continue
+        p = np.asarray(ln.points[-1], float)
+        gap = np.hypot(np.maximum(np.maximum(b[:, 0] - p[0], p[0] - b[:, 2]), 0),
+                       np.maximum(np.maximum(b[:, 1] - p[1], p[1] - b[:, 3]), 0))
+        j = int(np.argmin(gap))
+        if gap[j] <= 2 * th:
+            many[k] = is_crowsfoot(inv.ink, boxes[j], p, stroke, th)
+    if not any(many.values()):
+        return {}
+    return {k: "N" if m else "1" for k, m in many.items()}
 
 
 def touches_connector_shape(inv: Inventory, line: Link, role: dict[int, str | None]) -> bool:

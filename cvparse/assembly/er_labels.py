@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 
-CARDINALITY = re.compile(r"^(\d+|[NnMm*]|\d+\.\.(\d+|[NnMm*]))$")
+CARDINALITY = re.compile(r"^(\d+|[NnMm*]|\d+\.\.(\d+|[NnMm*])|\{\d+,\s?(\d+|[NnMm*])\})$")
 """Free text that reads as a cardinality: ``1``, ``N``, ``M``, ``*``, ``0..1``, ``1..N``."""
 
 

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from ..model import Entity, Relationship
 from ..primitives.elements import Inventory, Shape
 from ..primitives.ocr import glyph_height, read_crops
 from ..primitives.paper import colour_distance, ink_mask
 from ..primitives.underline import erase_underlines, find_underlines
 from ..primitives.wordjoin import join_label
+from .er_rows import name_column, split_cells, typed_rows
 
 CELL_KINDS = ("rect", "round_rect")
 
@@ -38,6 +40,11 @@ class TableEntity:
     composite: dict[str, list[str]] = field(default_factory=dict)
     weak: bool = False
     """Drawn with a double border (round the whole box, or one of its cells)."""
+    types: dict[str, str] = field(default_factory=dict)
+    """Column types as the rows write them (schema tables)."""
+    not_null: list[str] = field(default_factory=list)
+    foreign_keys: list[str] = field(default_factory=list)
+    """Columns a row marks as foreign keys (the table they refer to is the lines')."""
 
 
 @dataclass
@@ -72,6 +79,18 @@ def _rows(inv: Inventory, cells: list[int], tol: float) -> list[list[int]]:
     return [sorted(r, key=lambda i: box[i][0]) for r in rows.values()]
 
 
+def _aligned(a: tuple, b: tuple, tol: float) -> bool:
+    """Whether two row spans stack in one table: the same left and right sides, or one
+    side the same and the narrower span within the wider (a row that lost a cell to a
+    line drawn into it)."""
+    left, right = abs(a[0] - b[0]) <= tol, abs(a[2] - b[2]) <= tol
+    if left and right:
+        return True
+    inner = (a[0] >= b[0] - tol and a[2] <= b[2] + tol) or (b[0] >= a[0] - tol
+                                                          and b[2] <= a[2] + tol)
+    return (left or right) and inner
+
+
 def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     """Tables: rows of rectangles stacked edge to edge under a row of the same width.
 
@@ -88,8 +107,7 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     for i, a in enumerate(span):
         best = None
         for j, b in enumerate(span):
-            if j != i and abs(a[0] - b[0]) <= tol and abs(a[2] - b[2]) <= tol \
-                    and 0 <= b[1] - a[3] <= tol:
+            if j != i and _aligned(a, b, tol) and 0 <= b[1] - a[3] <= tol:
                 if best is None or b[1] < span[best][1]:
                     best = j
         if best is not None:
@@ -204,8 +222,9 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
     """Every table-like entity box of the page, its rows read in one OCR call.
 
     A table needs a name row and at least one attribute line: stacked rows, or a single
-    box holding several text lines.  Only the first cell of a row names an attribute
-    (the others hold its type).
+    box holding several text lines.  A row of several cells is one column of the schema
+    (name, type, key markers in some order); a cell of several lines holds one column
+    per line.  Rows that write types or markers are split by :mod:`.er_rows`.
     """
     if inv.ink is None:
         return []
@@ -213,34 +232,62 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
     found = []
     crops: list[np.ndarray] = []
     for rows in cell_stacks(inv):
-        lines = [text_lines(inv.shapes[r[0]], inv.ink, stroke, th, inv.image)
+        lines = [[text_lines(inv.shapes[i], inv.ink, stroke, th, inv.image) for i in r]
                  for r in rows]
         if len(rows) == 1:
-            if len(lines[0]) < 2:
+            if len(lines[0][0]) < 2:
                 continue
-            lines = [lines[0][:1], lines[0][1:]]
+            lines = [[lines[0][0][:1]], [lines[0][0][1:]]]
         found.append(([i for r in rows for i in r], lines))
-        crops.extend(ln.crop for c in lines for ln in c)
+        crops.extend(ln.crop for row in lines for c in row for ln in c)
     if not found:
         return []
     read = iter(read_crops(crops, th))
     glyph = float(np.median([g for g in (glyph_height(c) for c in crops) if g > 0] or [th]))
     out = []
     for cells, lines in found:
-        texts = [[(_clean(join_label(next(read), ln.crop, ln.underlined,
-                                     glyph_height(ln.crop) or glyph)), ln) for ln in c]
-                 for c in lines]
-        header = [t for t, _ in texts[0] if t]
+        texts = [[[(_clean(join_label(next(read), ln.crop, ln.underlined,
+                                      glyph_height(ln.crop) or glyph)), ln) for ln in c]
+                  for c in row] for row in lines]
+        header = [t for t, _ in texts[0][0] if t]
         name = " ".join(header) or inv.shapes[cells[0]].label
         t = TableEntity(shapes=cells, name=_clean(name),
                         weak=any(inv.shapes[i].double for i in cells))
-        rows = [(text, ln) for c in texts[1:] for text, ln in c if text]
         out.append(t)
+        # (cell texts, first line): one per line of a one-cell row, one per wider row
+        rows = []
+        for row in texts[1:]:
+            if len(row) == 1:
+                rows.extend(([text], ln) for text, ln in row[0] if text)
+            elif row[0] or any(row[1:]):
+                cell_text = [" ".join(text for text, _ in c if text) for c in row]
+                first = next((ln for c in row for _, ln in c), None)
+                if first is not None and any(cell_text):
+                    rows.append((cell_text, first))
         if not rows:
             continue
+        wide = [c for c, _ in rows if len(c) >= 2]
+        typed = bool(wide) or typed_rows([c[0] for c, _ in rows])
+        column = name_column(wide)
         base = min(ln.x for _, ln in rows)
         parent = None
-        for text, ln in rows:
+        for cell_text, ln in rows:
+            if typed:
+                facts = split_cells(cell_text, column)
+                label = _clean(facts.name)
+                if not label or label in t.attributes:
+                    continue
+                t.attributes.append(label)
+                if ln.underlined or facts.primary_key:
+                    t.primary_keys.append(label)
+                if facts.type:
+                    t.types[label] = facts.type
+                if facts.not_null:
+                    t.not_null.append(label)
+                if facts.foreign_key:
+                    t.foreign_keys.append(label)
+                continue
+            text = cell_text[0]
             indented = ln.x - base >= 0.5 * th
             m, d = _MULTI.match(text), _DERIVED.match(text)
             label = _clean(m.group(1) if m else d.group(1) if d else text)
@@ -257,4 +304,42 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
                 t.multivalued.append(label)
             if d:
                 t.derived.append(label)
+    return out
+
+
+def foreign_keys(entities: dict[str, Entity], relationships: list, marked: dict[str, list[str]]
+                 ) -> dict[str, dict[str, str]]:
+    """The foreign keys of schema tables: per table, column -> referenced table.
+
+    Columns refer to the other table of a line between the two when they carry that
+    table's whole primary key by name (the usual way a schema names a foreign key) and
+    are not just the table's own key again, or, a column marked FK of a table with a
+    single line, to that line's other table.  Tables
+    that say nothing of keys or types get none (a Chen picture has no foreign keys).
+    """
+    partners: dict[str, list[str]] = {}
+    for r in relationships:
+        if isinstance(r, Relationship) and len(r.entities) == 2 and r.entities[0] != r.entities[1]:
+            a, b = r.entities
+            partners.setdefault(a, []).append(b)
+            partners.setdefault(b, []).append(a)
+    out: dict[str, dict[str, str]] = {}
+    for name, e in entities.items():
+        if "types" not in e.extra and not marked.get(name):
+            continue
+        refs: dict[str, str] = {}
+        for other in dict.fromkeys(partners.get(name, [])):
+            pks = entities[other].primary_keys
+            held = [c for c in e.attributes if c in pks and c not in refs]
+            # the other table's whole key, not just this table's own key again
+            if held and set(held) == set(pks) and (
+                    not set(held) <= set(e.primary_keys) or len(pks) < len(e.primary_keys)
+                    or set(held) & set(marked.get(name, []))):
+                refs.update((c, other) for c in held)
+        others = list(dict.fromkeys(partners.get(name, [])))
+        for col in marked.get(name, []):
+            if col not in refs and len(others) == 1:
+                refs[col] = others[0]
+        if refs:
+            out[name] = refs
     return out

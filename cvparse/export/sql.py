@@ -1,6 +1,7 @@
 """ER schemas as SQL DDL: the textbook ER-to-relational mapping, one CREATE TABLE per relation.
 
-Mapping (every column is ``TEXT``: a diagram draws no types):
+Mapping (a column is ``TEXT`` unless the entity's ``types`` give its type, as schema
+tables write them; its ``not_null`` columns are NOT NULL):
 
 * entity -> table; attributes -> columns, a composite parent -> its components, a derived
   attribute -> a comment above the table (computed, not stored), a multivalued attribute ->
@@ -16,6 +17,9 @@ Mapping (every column is ``TEXT``: a diagram draws no types):
   the second entity, UNIQUE; M:N, n-ary, or a missing cardinality -> a join table named after
   the relationship with an FK to every participant, all FK columns forming the key.
 * a name used by a relationship but absent from ``entities`` becomes an attribute-less table.
+* an entity's ``foreign_keys`` (column -> entity, as a schema table marks them) become
+  FOREIGN KEYs on those columns to the referenced table's key; a line between two such
+  tables adds no further column.
 
 Identifiers are double-quoted when not plain or when reserved, cut to PostgreSQL's 63
 bytes, and made unique case-insensitively after the cut (a clash gets a prefix, then
@@ -44,7 +48,8 @@ _RESERVED = {
     "TRANSACTION", "UNION", "UNIQUE", "UPDATE", "USER", "USING", "VALUES", "VIEW", "WHEN",
     "WHERE", "WITH",
 }
-_ONE = {"1", "0..1", "1..1", "one"}
+_ONE = {"1", "0..1", "1..1", "one", "{0,1}", "{1}"}
+_TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]*(\(\s*\d+\s*(,\s*\d+\s*)?\))?")
 
 
 def quote_ident(name: str) -> str:
@@ -97,6 +102,7 @@ class _Table:
     name: str
     columns: list[str] = field(default_factory=list)
     not_null: set[str] = field(default_factory=set)
+    types: dict[str, str] = field(default_factory=dict)
     primary_key: list[str] = field(default_factory=list)
     unique: list[list[str]] = field(default_factory=list)
     foreign_keys: list[_ForeignKey] = field(default_factory=list)
@@ -116,6 +122,16 @@ def _is_one(card: str) -> bool:
 def _attribute_columns(e: Entity, attr: str) -> list[str]:
     """Stored columns of one attribute: its components if composite, else itself."""
     return [_clean(c, "part") for c in e.composite.get(attr, [])] or [_clean(attr, "attr")]
+
+
+def _drawn_column(table: _Table, e: Entity, attr: str, col: str) -> str:
+    """Column ``col`` of ``attr`` with the type and NOT NULL the entity's rows give it."""
+    kind = str(e.extra.get("types", {}).get(attr, "")).strip()
+    if _TYPE.fullmatch(kind):
+        table.types[col] = kind
+    if attr in e.extra.get("not_null", []):
+        table.not_null.add(col)
+    return col
 
 
 class _Builder:
@@ -227,7 +243,8 @@ class _Builder:
             cols += self._inherit(table, owner, self.tables[owner].name, True, avoid)
         for attr in dict.fromkeys(e.primary_keys):
             if attr not in e.multivalued and attr not in e.derived:
-                cols += [table.add(c) for c in _attribute_columns(e, attr)]
+                cols += [_drawn_column(table, e, attr, table.add(c))
+                         for c in _attribute_columns(e, attr)]
                 self.stored[name].add(attr)
         if not cols:
             cols = [table.add(f"{table.name.lower()}_id", "id")]
@@ -248,7 +265,32 @@ class _Builder:
                 self.multivalued_table(name, attr)
             else:
                 for c in _attribute_columns(e, attr):
-                    table.add(c)
+                    _drawn_column(table, e, attr, table.add(c))
+        self._drawn_foreign_keys(name)
+
+    def _drawn_foreign_keys(self, name: str) -> None:
+        """FOREIGN KEYs of the columns the entity's ``foreign_keys`` name, one per
+        referenced table, when they hold that table's whole key."""
+        refs = self.entities[name].extra.get("foreign_keys", {})
+        table = self.tables[name]
+        for ref in dict.fromkeys(refs.values()):
+            if ref not in self.entities:
+                continue
+            cols = [c for c, r in refs.items() if r == ref]
+            key = self.key(ref)
+            if len(key) == 1 and len(cols) == 1:
+                table.foreign_keys.append(_ForeignKey([_clean(cols[0], "attr")], ref, key))
+            elif sorted(key) == sorted(_clean(c, "attr") for c in cols):
+                table.foreign_keys.append(_ForeignKey(list(key), ref, key))
+
+    def _drawn_between(self, ends: list[str]) -> bool:
+        """Whether a binary relationship's tables already refer to each other through
+        drawn ``foreign_keys``."""
+        if len(ends) != 2:
+            return False
+        a, b = ends
+        return (b in self.entities[a].extra.get("foreign_keys", {}).values()
+                or a in self.entities[b].extra.get("foreign_keys", {}).values())
 
     def multivalued_table(self, name: str, attr: str) -> None:
         owner = self.tables[name]
@@ -266,6 +308,8 @@ class _Builder:
         attrs = [_clean(a, "attr") for a in r.attributes]
         if not ends:
             self.notes.append(f"relationship {_clean(r.name, '?')} joins no entity: skipped")
+            return
+        if self._drawn_between(ends) and not attrs:
             return
         if len(ends) == 2 and all(c.strip() for c in r.cardinalities):
             one = [_is_one(c) for c in r.cardinalities]
@@ -329,7 +373,7 @@ def _dependency_order(tables: list[_Table], table_of: dict[str, str]) -> list[_T
 def _render(table: _Table, table_of: dict[str, str]) -> str:
     q = quote_ident
     lines = [f"-- {c}" for c in table.comments]
-    body = [f"    {q(c)} TEXT{' NOT NULL' if c in table.not_null else ''}"
+    body = [f"    {q(c)} {table.types.get(c, 'TEXT')}{' NOT NULL' if c in table.not_null else ''}"
             for c in table.columns]
     if table.primary_key:
         body.append(f"    PRIMARY KEY ({', '.join(map(q, table.primary_key))})")

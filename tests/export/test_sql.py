@@ -167,3 +167,28 @@ def test_names_cut_at_a_character_boundary():
     script = to_sql(ERSchema(entities={e.name: e}))
     [[table, col]] = _postgres_names(script)
     assert table == "é" * 31 and col == "ü" * 31
+
+
+def test_drawn_types_not_null_and_foreign_keys_make_a_runnable_schema():
+    """A schema picture's row facts (types, NOT NULL, FK marks) become the DDL's, and a
+    line between two tables that an FK already gives adds no column."""
+    user = Entity("users", attributes=["user_id", "email", "when"], primary_keys=["user_id"],
+                  extra={"types": {"user_id": "SERIAL", "email": "VARCHAR(256)",
+                                   "when": "DATE"}, "not_null": ["email"]})
+    visit = Entity("visits", attributes=["visit_id", "user_id", "parent_id"],
+                   primary_keys=["visit_id"],
+                   extra={"types": {"visit_id": "INTEGER", "user_id": "INTEGER",
+                                    "parent_id": "INTEGER"},
+                          "foreign_keys": {"user_id": "users", "parent_id": "visits"}})
+    schema = ERSchema(entities={"users": user, "visits": visit},
+                      relationships=[Relationship("", ["users", "visits"], ["1", "0..N"])])
+    sql = to_sql(schema)
+    assert "email VARCHAR(256) NOT NULL" in sql and '"when" DATE' in sql
+    db = _db(sql)
+    assert _columns(db, "visits") == ["visit_id", "user_id", "parent_id"]
+    assert _fks(db, "visits") == {("users", ("user_id",), ("user_id",)),
+                                  ("visits", ("parent_id",), ("visit_id",))}
+    db.execute("INSERT INTO users (user_id, email) VALUES (1, 'a@b')")
+    db.execute("INSERT INTO visits (visit_id, user_id) VALUES (1, 1)")
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO visits (visit_id, user_id) VALUES (2, 9)")
