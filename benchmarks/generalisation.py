@@ -74,6 +74,22 @@ def family_table(family: str, rows: list[dict]) -> str:
     return format_table(["source", "n", *cols, f"gap {head}"], cells, title=title)
 
 
+def family_markdown(family: str, rows: list[dict]) -> str:
+    """The family's table as Markdown (the same cells as :func:`family_table`)."""
+    cols = COLUMNS[family]
+    head = HEADLINE[family]
+    dev = next((r["metrics"].get(head) for r in rows if r["suite"] == "dev"), None)
+    lines = [f"| source | n | {' | '.join(cols)} | gap {head} |",
+             "|" + "---|" * (len(cols) + 3)]
+    for r in rows:
+        val = r["metrics"].get(head)
+        gap = (dev - val) if isinstance(dev, float) and isinstance(val, float) else None
+        cells = [fmt(r["metrics"].get(c), c) for c in cols]
+        lines.append(f"| {r['source']} | {r['n']} | {' | '.join(cells)} | "
+                     f"{'' if r['suite'] == 'dev' else fmt(gap, head)} |")
+    return "\n".join(lines)
+
+
 def chart(path: Path, family: str, rows: list[dict]) -> Path:
     cols = COLUMNS[family][:3]
     return bar_chart(path, f"{family}: own dev fixtures vs pictures drawn by others",
@@ -83,8 +99,8 @@ def chart(path: Path, family: str, rows: list[dict]) -> Path:
 
 def run(suite: str, families: list[str], limit: int | None, jobs: int, resume: bool,
         out_dir: Path, argv: list[str] | None) -> int:
-    """Score the suite, print one table per family, write ``generalisation.json`` and one
-    chart per family into ``out_dir``."""
+    """Score the suite, print one table per family, write ``generalisation.json``, the
+    tables as Markdown (``generalisation.md``) and one chart per family into ``out_dir``."""
     t0 = time.perf_counter()
     work = out_dir / "generalisation"
     sets = suite_sets(suite, families, limit, work / "knossos-gt")
@@ -94,12 +110,15 @@ def run(suite: str, families: list[str], limit: int | None, jobs: int, resume: b
         return 1
     rows = score_sets(sets, work, jobs, resume)
     charts = {}
+    markdown = []
     for family in FAMILY_ORDER:
         fam_rows = [r for r in rows if r["family"] == family]
         if not fam_rows:
             continue
         print()
         print(family_table(family, fam_rows))
+        markdown += [f"### {family} ({fam_rows[0]['task']} task)", "",
+                     family_markdown(family, fam_rows), ""]
         charts[family] = str(chart(out_dir / f"generalisation_{family}.png", family,
                                    fam_rows))
     wall = time.perf_counter() - t0
@@ -110,6 +129,7 @@ def run(suite: str, families: list[str], limit: int | None, jobs: int, resume: b
     record = {**run_metadata(argv, prog="benchmarks.accuracy"), "suite": suite,
               "limit": limit, "wall_seconds": round(wall, 1), "rows": rows,
               "charts": charts}
+    (out_dir / "generalisation.md").write_text("\n".join(markdown), encoding="utf-8")
     path = out_dir / "generalisation.json"
     path.write_text(json.dumps(json_safe(record), indent=1, ensure_ascii=False) + "\n",
                     encoding="utf-8")
