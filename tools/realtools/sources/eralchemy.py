@@ -133,7 +133,7 @@ def _versions() -> dict[str, str]:
 
 
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
-    rng = random.Random(seed)
+    rng = random.Random(f"{seed}:{NAME}")
     result = BuildResult(versions=_versions())
     all_schemas = schemas.load_schemas()
     per_set = max(1, round(PER_SET * scale))

@@ -92,7 +92,7 @@ def chart(tables: dict[str, schemas.Table], opts: dict) -> tuple[str, dict]:
 
 
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
-    rng = random.Random(seed)
+    rng = random.Random(f"{seed}:{NAME}")
     result = BuildResult(versions={"mermaid": render.mermaid_version()})
     all_schemas = schemas.load_schemas()
     per_set = max(1, round(PER_SET * scale))

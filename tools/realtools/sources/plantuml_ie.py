@@ -78,7 +78,7 @@ def diagram(tables: dict[str, schemas.Table], opts: dict) -> tuple[str, dict]:
 
 
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
-    rng = random.Random(seed)
+    rng = random.Random(f"{seed}:{NAME}")
     result = BuildResult(versions={r: render.plantuml_version(r) for r in ("current", "debian")})
     all_schemas = schemas.load_schemas()
     per_set = max(1, round(PER_SET * scale))

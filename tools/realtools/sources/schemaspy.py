@@ -91,7 +91,7 @@ def truth(tables: dict[str, schemas.Table], look: dict) -> dict:
 
 
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
-    rng = random.Random(seed)
+    rng = random.Random(f"{seed}:{NAME}")
     result = BuildResult(versions={"graphviz": render.graphviz_version()})
     all_schemas = schemas.load_schemas()
     per_set = max(1, round(PER_SET * scale))
