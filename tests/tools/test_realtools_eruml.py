@@ -11,7 +11,7 @@ import pytest
 from tools.realtools import schemas
 from tools.realtools.pymodels import dot_truth, redraw_kinds
 from tools.realtools.sources import mermaid_class, mermaid_er, plantuml_class, plantuml_ie
-from tools.realtools.sources import schemaspy
+from tools.realtools.sources import chen_engines, schemaspy
 
 DDL = """
 -- a comment; with a semicolon
@@ -168,3 +168,32 @@ def test_eralchemy_truth_follows_its_model():
     crow = eralchemy.truth(ts, rels, crowfoot=True)
     assert crow["relationships"][0]["cardinalities"] == ["N", "1"]
     assert "<FONT> [VARCHAR(40)]</FONT> NOT NULL" in eralchemy.dot_source(ts, rels, {})
+
+
+CHEN_DDL = """
+CREATE TABLE trig (name varchar(9) PRIMARY KEY, state int, job varchar(9) REFERENCES job (id));
+CREATE TABLE job (id varchar(9) PRIMARY KEY, info text);
+CREATE TABLE cron (name varchar(9) PRIMARY KEY REFERENCES trig (name), expr text);
+CREATE TABLE simple (name varchar(9) PRIMARY KEY REFERENCES trig (name), n int);
+CREATE TABLE param (job varchar(9) REFERENCES job (id), key text, PRIMARY KEY (job, key));
+CREATE TABLE link (a varchar(9) NOT NULL REFERENCES job (id),
+                   b varchar(9) NOT NULL REFERENCES trig (name));
+"""
+
+
+def test_chen_model_derives_weak_entities_m_n_and_isa_from_keys():
+    doc = chen_engines.chen_model(schemas.parse_ddl(CHEN_DDL), random.Random(1))
+    ents = doc["entities"]
+    assert set(ents) == {"trig", "job", "cron", "simple", "param"}
+    assert ents["param"]["weak"] and ents["param"]["attributes"] == ["key"]
+    assert not ents["trig"]["weak"] and ents["trig"]["attributes"] == ["name", "state"]
+    rels = {(r["name"], tuple(r.get("entities", [r.get("superclass")]))): r
+            for r in doc["relationships"]}
+    assert set(rels) == {("link", ("job", "trig")), ("job", ("trig", "job")),
+                         ("job", ("param", "job")), ("ISA", ("trig",))}
+    assert rels["ISA", ("trig",)]["subclasses"] == ["cron", "simple"]
+    assert rels["link", ("job", "trig")]["cardinalities"] == ["M", "N"]
+    assert rels["job", ("trig", "job")]["cardinalities"] == ["N", "1"]
+    assert not rels["job", ("trig", "job")]["weak"] and rels["job", ("param", "job")]["weak"]
+    dot = chen_engines.dot_source(doc, chen_engines.OPTION_SETS["fdp"], "circle")
+    assert 'label="d"' in dot and 'color="black:invis:black"' in dot

@@ -145,11 +145,12 @@ def _table_item(table: Table, item: str) -> None:
         if m:
             table.foreign_keys.append(ForeignKey(_names(m.group(1)), _ident(m.group(2)),
                                                  _names(m.group(3) or "")))
-    elif low.startswith("unique"):
+    elif re.match(r"unique\s*\(", low):
         cols = _names(body[body.index("(") + 1:body.rindex(")")]) if "(" in body else []
         if len(cols) == 1 and table.column(cols[0]):
             table.column(cols[0]).unique = True
-    elif re.match(r"(check|key|index|unique\s+key|fulltext|exclude)\b", low):
+    elif re.match(r"check\s*\(|(unique\s+|fulltext\s+)?(key|index)\s+[\w`\"]*\s*\(|exclude\b",
+                  low):
         return
     else:
         col, fk = _column(body)
