@@ -37,6 +37,9 @@ OPTION_SETS = {
     "forest": {"theme": "forest"},
     "names-only": {"theme": "default", "members": False},
 }
+NATURAL_SIZE = {"class": {"useMaxWidth": False}}
+"""Draw at the diagram's own size: by default mermaid-cli shrinks it into an 800-pixel page,
+where a page of tables is unreadably small."""
 PER_SET = 10
 MAX_CLASSES = 16
 """Classes per page at most: their member lists make boxes larger than pyreverse's."""
@@ -111,7 +114,8 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                      for i in range(len(items))]
             pngs = render.mermaid([t for t, _ in items], [work / f"{s}.png" for s in stems],
                                   theme=opts["theme"],
-                                  background=opts.get("background", "white"))
+                                  background=opts.get("background", "white"),
+                                  config=NATURAL_SIZE)
             for stem, png, (_, gt) in zip(stems, pngs, items):
                 if not fits(png):
                     result.skipped.append({"id": stem, "reason": "image over the size cap"})
