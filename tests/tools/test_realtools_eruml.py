@@ -197,3 +197,13 @@ def test_chen_model_derives_weak_entities_m_n_and_isa_from_keys():
     assert not rels["job", ("trig", "job")]["weak"] and rels["job", ("param", "job")]["weak"]
     dot = chen_engines.dot_source(doc, chen_engines.OPTION_SETS["fdp"], "circle")
     assert 'label="d"' in dot and 'color="black:invis:black"' in dot
+
+
+def test_module_groups_deal_packages_in_turn(monkeypatch):
+    from tools.realtools import pymodels
+    monkeypatch.setattr(pymodels, "PACKAGES", {"email": "-", "json": "-"})
+    groups = pymodels.module_groups(random.Random(3))
+    assert groups == pymodels.module_groups(random.Random(3))
+    order = [g[0].split(".")[0] for g in reversed(groups)]
+    assert order[:4] == ["email", "json", "email", "json"]
+    assert all(len({m.split(".")[0] for m in g}) == 1 for g in groups)

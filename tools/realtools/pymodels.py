@@ -98,17 +98,25 @@ def dot_truth(dot_text: str, *, details: bool = False) -> dict:
 
 
 def module_groups(rng: random.Random) -> list[list[str]]:
-    """Candidate pages, shuffled: each module of every package, and runs of two or three
-    neighbouring modules of one package."""
-    groups = []
+    """Candidate pages in drawing order (taken from the end): each module of every package
+    and runs of two or three neighbouring modules of one package, shuffled within each
+    package and then dealt one package at a time, so that a package of hundreds of modules
+    (Pygments' lexers) does not fill the corpus."""
+    per_package = []
     for top in PACKAGES:
         mod = import_module(top)
         subs = sorted(m.name for m in pkgutil.walk_packages(mod.__path__, prefix=f"{top}.")
                       if not m.name.split(".")[-1].startswith("__"))
-        groups += [[s] for s in subs]
+        groups = [[s] for s in subs]
         groups += [subs[i:i + n] for n in (2, 3) for i in range(0, len(subs) - n + 1, n)]
-    rng.shuffle(groups)
-    return groups
+        rng.shuffle(groups)
+        per_package.append(groups)
+    dealt = []
+    while any(per_package):
+        for groups in per_package:
+            if groups:
+                dealt.append(groups.pop())
+    return dealt[::-1]
 
 
 def class_count(modules: list[str]) -> int:
