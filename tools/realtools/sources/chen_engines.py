@@ -22,8 +22,9 @@ import tempfile
 from pathlib import Path
 
 from tools.realtools import render, schemas
-from tools.realtools.corpus import BuildResult, Requires, write_item
-from tools.realtools.imagesize import fits, graph_size_attr
+from tools.realtools.corpus import BuildResult, Requires
+from tools.realtools.imagesize import graph_size_attr
+from tools.realtools.store import keep, next_stem
 
 NAME = "chen_engines"
 FAMILY = "er"
@@ -153,15 +154,11 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                 for r in doc["relationships"]:
                     if "superclass" in r:
                         r["name"] = "ISA" if isa_form == "triangle" else "d"
-                stem = f"chen_engines_{len(result.ids) + len(result.skipped):04d}"
+                stem = next_stem(result, NAME)
                 png = render.graphviz(dot_source(doc, opts, isa_form), Path(tmp) / f"{stem}.png",
                                       engine=opts["engine"])
-                if not fits(png):
-                    result.skipped.append({"id": stem, "reason": "image over the size cap"})
-                    continue
                 doc.update(subset=subset_name, source=NAME,
                            config=dict(opts, isa=isa_form),
                            input={"schema": schema.name, "tables": names, **schema.provenance})
-                write_item(out_dir, stem, png, doc)
-                result.ids.append(stem)
+                keep(result, out_dir, stem, png, doc)
     return result

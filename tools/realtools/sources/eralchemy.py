@@ -20,8 +20,9 @@ import tempfile
 from pathlib import Path
 
 from tools.realtools import render, schemas
-from tools.realtools.corpus import BuildResult, Requires, write_item
-from tools.realtools.imagesize import fits, graph_size_attr
+from tools.realtools.corpus import BuildResult, Requires
+from tools.realtools.imagesize import graph_size_attr
+from tools.realtools.store import keep, next_stem
 
 NAME = "eralchemy"
 FAMILY = "er"
@@ -144,15 +145,11 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                 names = schemas.table_subsets(schema, rng, 1)[0]
                 md = metadata(schemas.subset(schema, names))
                 tables, rels = intermediary(md, opts)
-                stem = f"eralchemy_{len(result.ids) + len(result.skipped):04d}"
+                stem = next_stem(result, NAME)
                 png = render.graphviz(dot_source(tables, rels, opts), Path(tmp) / f"{stem}.png",
                                       dpi=opts.get("dpi"))
-                if not fits(png):
-                    result.skipped.append({"id": stem, "reason": "image over the size cap"})
-                    continue
                 gt = truth(tables, rels, crowfoot=bool(opts.get("crowfoot")))
                 gt.update(subset=subset_name, source=NAME, config=opts,
                           input={"schema": schema.name, "tables": names, **schema.provenance})
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+                keep(result, out_dir, stem, png, gt)
     return result

@@ -19,9 +19,9 @@ import tempfile
 from pathlib import Path
 
 from tools.realtools import render
-from tools.realtools.corpus import BuildResult, Requires, write_item
-from tools.realtools.imagesize import fits
+from tools.realtools.corpus import BuildResult, Requires
 from tools.realtools.pymodels import PACKAGES, PageSource, distribution, redraw_kinds
+from tools.realtools.store import keep, next_stem
 
 NAME = "mermaid_class"
 FAMILY = "uml"
@@ -110,17 +110,12 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                 gt.update(subset=subset_name, source=NAME, config=opts,
                           input={**PageSource.provenance(modules), "chart": text})
                 items.append((text, gt))
-            stems = [f"mermaid_class_{len(result.ids) + len(result.skipped) + i:04d}"
-                     for i in range(len(items))]
+            stems = [next_stem(result, NAME, i) for i in range(len(items))]
             pngs = render.mermaid([t for t, _ in items], [work / f"{s}.png" for s in stems],
                                   theme=opts["theme"],
                                   background=opts.get("background", "white"),
                                   config=NATURAL_SIZE)
             for stem, png, (_, gt) in zip(stems, pngs, items):
-                if not fits(png):
-                    result.skipped.append({"id": stem, "reason": "image over the size cap"})
-                    continue
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+                keep(result, out_dir, stem, png, gt)
         result.skipped += pages.failed
     return result

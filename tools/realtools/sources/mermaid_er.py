@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 
 from tools.realtools import render, schemas
-from tools.realtools.corpus import BuildResult, Requires, write_item
-from tools.realtools.imagesize import fits
+from tools.realtools.corpus import BuildResult, Requires
+from tools.realtools.store import keep, next_stem
 
 NAME = "mermaid_er"
 FAMILY = "er"
@@ -110,16 +110,11 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                           input={"schema": schema.name, "tables": names, "chart": text,
                                  **schema.provenance})
                 items.append((text, gt))
-            stems = [f"mermaid_er_{len(result.ids) + len(result.skipped) + i:04d}"
-                     for i in range(len(items))]
+            stems = [next_stem(result, NAME, i) for i in range(len(items))]
             pngs = render.mermaid([t for t, _ in items], [Path(tmp) / f"{s}.png" for s in stems],
                                   theme=opts["theme"],
                                   background=opts.get("background", "white"),
                                   config=NATURAL_SIZE)
             for stem, png, (_, gt) in zip(stems, pngs, items):
-                if not fits(png):
-                    result.skipped.append({"id": stem, "reason": "image over the size cap"})
-                    continue
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+                keep(result, out_dir, stem, png, gt)
     return result

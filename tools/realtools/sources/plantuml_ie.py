@@ -18,9 +18,9 @@ import tempfile
 from pathlib import Path
 
 from tools.realtools import render, schemas
-from tools.realtools.corpus import BuildResult, Requires, write_item
-from tools.realtools.imagesize import fits
+from tools.realtools.corpus import BuildResult, Requires
 from tools.realtools.sources.mermaid_er import crow_card
+from tools.realtools.store import keep, next_stem
 
 NAME = "plantuml_ie"
 FAMILY = "er"
@@ -93,15 +93,9 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                           input={"schema": schema.name, "tables": names, "diagram": text,
                                  **schema.provenance})
                 items.append((text, gt))
-            stems = [f"plantuml_ie_{len(result.ids) + len(result.skipped) + i:04d}"
-                     for i in range(len(items))]
+            stems = [next_stem(result, NAME, i) for i in range(len(items))]
             pngs = render.plantuml([t for t, _ in items], [Path(tmp) / f"{s}.png" for s in stems],
                                    release=opts["release"])
             for stem, png, (_, gt) in zip(stems, pngs, items):
-                if png is None or not fits(png):
-                    result.skipped.append({"id": stem, "reason": "PlantUML error page"
-                                           if png is None else "image over the size cap"})
-                    continue
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+                keep(result, out_dir, stem, png, gt)
     return result

@@ -16,9 +16,10 @@ from importlib.metadata import version
 from pathlib import Path
 
 from tools.realtools import render
-from tools.realtools.corpus import BuildResult, Requires, write_item
-from tools.realtools.imagesize import fits, graph_size_attr
+from tools.realtools.corpus import BuildResult, Requires
+from tools.realtools.imagesize import graph_size_attr
 from tools.realtools.pymodels import PACKAGES, PageSource, distribution
+from tools.realtools.store import keep, next_stem
 
 NAME = "pyreverse"
 FAMILY = "uml"
@@ -51,15 +52,11 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                 if page is None:
                     break
                 modules, dot, gt = page
-                stem = f"pyreverse_{len(result.ids) + len(result.skipped):04d}"
+                stem = next_stem(result, NAME)
                 src = dot.replace('charset="utf-8"', 'charset="utf-8"\n' + graph_size_attr(96), 1)
                 png = render.graphviz(src, work / f"{stem}.png")
-                if not fits(png):
-                    result.skipped.append({"id": stem, "reason": "image over the size cap"})
-                    continue
                 gt.update(subset=subset_name, source=NAME, config={"options": options},
                           input=PageSource.provenance(modules))
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+                keep(result, out_dir, stem, png, gt)
         result.skipped += pages.failed
     return result

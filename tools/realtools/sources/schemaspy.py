@@ -19,8 +19,9 @@ import tempfile
 from pathlib import Path
 
 from tools.realtools import render, schemas
-from tools.realtools.corpus import BuildResult, Requires, write_item
-from tools.realtools.imagesize import fits, graph_size_attr
+from tools.realtools.corpus import BuildResult, Requires
+from tools.realtools.imagesize import graph_size_attr
+from tools.realtools.store import keep, next_stem
 
 NAME = "schemaspy"
 FAMILY = "er"
@@ -101,15 +102,11 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                 schema = all_schemas[(k + len(result.ids)) % len(all_schemas)]
                 names = schemas.table_subsets(schema, rng, 1)[0]
                 tables = schemas.subset(schema, names)
-                stem = f"schemaspy_{len(result.ids) + len(result.skipped):04d}"
+                stem = next_stem(result, NAME)
                 png = render.graphviz(dot_source(tables, look), Path(tmp) / f"{stem}.png",
                                       engine=look["engine"])
-                if not fits(png):
-                    result.skipped.append({"id": stem, "reason": "image over the size cap"})
-                    continue
                 gt = truth(tables, look)
                 gt.update(subset=subset_name, source=NAME, config=look,
                           input={"schema": schema.name, "tables": names, **schema.provenance})
-                write_item(out_dir, stem, png, gt)
-                result.ids.append(stem)
+                keep(result, out_dir, stem, png, gt)
     return result
