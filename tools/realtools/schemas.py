@@ -232,6 +232,20 @@ def subset(schema: Schema, names: list[str]) -> dict[str, Table]:
     return {n: schema.tables[n] for n in names}
 
 
+def pick(all_schemas: list[Schema], rng: random.Random, index: int, hi: int = 12
+         ) -> tuple[Schema, list[str], dict[str, Table]]:
+    """The ``index``-th drawing's schema (in turn) and a random connected subset of its
+    tables: (schema, table names, tables)."""
+    schema = all_schemas[index % len(all_schemas)]
+    names = table_subsets(schema, rng, 1, hi=hi)[0]
+    return schema, names, subset(schema, names)
+
+
+def provenance(schema: Schema, names: list[str], **extra) -> dict:
+    """The ``input`` record of a drawing of ``names``: schema, tables, source file."""
+    return {"schema": schema.name, "tables": names, **extra, **schema.provenance}
+
+
 def is_one_to_one(table: Table, fk: ForeignKey) -> bool:
     """The key's columns are the owning table's whole primary key or one unique column:
     each referenced row has at most one owner."""

@@ -147,9 +147,8 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
     with tempfile.TemporaryDirectory() as tmp:
         for subset_name, opts in OPTION_SETS.items():
             for k in range(per_set):
-                schema = all_schemas[(k + len(result.ids)) % len(all_schemas)]
-                names = schemas.table_subsets(schema, rng, 1, hi=7)[0]
-                doc = chen_model(schemas.subset(schema, names), rng)
+                schema, names, tables = schemas.pick(all_schemas, rng, k + len(result.ids), hi=7)
+                doc = chen_model(tables, rng)
                 isa_form = "triangle" if k % 2 == 0 else "circle"
                 for r in doc["relationships"]:
                     if "superclass" in r:
@@ -159,6 +158,6 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                                       engine=opts["engine"])
                 doc.update(subset=subset_name, source=NAME,
                            config=dict(opts, isa=isa_form),
-                           input={"schema": schema.name, "tables": names, **schema.provenance})
+                           input=schemas.provenance(schema, names))
                 keep(result, out_dir, stem, png, doc)
     return result

@@ -141,15 +141,14 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
     with tempfile.TemporaryDirectory() as tmp:
         for subset_name, opts in OPTION_SETS.items():
             for k in range(per_set):
-                schema = all_schemas[(k + len(result.ids)) % len(all_schemas)]
-                names = schemas.table_subsets(schema, rng, 1)[0]
-                md = metadata(schemas.subset(schema, names))
+                schema, names, drawn = schemas.pick(all_schemas, rng, k + len(result.ids))
+                md = metadata(drawn)
                 tables, rels = intermediary(md, opts)
                 stem = next_stem(result, NAME)
                 png = render.graphviz(dot_source(tables, rels, opts), Path(tmp) / f"{stem}.png",
                                       dpi=opts.get("dpi"))
                 gt = truth(tables, rels, crowfoot=bool(opts.get("crowfoot")))
                 gt.update(subset=subset_name, source=NAME, config=opts,
-                          input={"schema": schema.name, "tables": names, **schema.provenance})
+                          input=schemas.provenance(schema, names))
                 keep(result, out_dir, stem, png, gt)
     return result

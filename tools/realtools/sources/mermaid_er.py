@@ -103,12 +103,11 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
         for subset_name, opts in OPTION_SETS.items():
             items = []
             for k in range(per_set):
-                schema = all_schemas[(k + len(result.ids) + len(items)) % len(all_schemas)]
-                names = schemas.table_subsets(schema, rng, 1, hi=10)[0]
-                text, gt = chart(schemas.subset(schema, names), opts)
+                schema, names, tables = schemas.pick(all_schemas, rng,
+                                                     k + len(result.ids) + len(items), hi=10)
+                text, gt = chart(tables, opts)
                 gt.update(subset=subset_name, source=NAME, config=opts,
-                          input={"schema": schema.name, "tables": names, "chart": text,
-                                 **schema.provenance})
+                          input=schemas.provenance(schema, names, chart=text))
                 items.append((text, gt))
             stems = [next_stem(result, NAME, i) for i in range(len(items))]
             pngs = render.mermaid([t for t, _ in items], [Path(tmp) / f"{s}.png" for s in stems],

@@ -99,14 +99,12 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
     with tempfile.TemporaryDirectory() as tmp:
         for subset_name, look in OPTION_SETS.items():
             for k in range(per_set):
-                schema = all_schemas[(k + len(result.ids)) % len(all_schemas)]
-                names = schemas.table_subsets(schema, rng, 1)[0]
-                tables = schemas.subset(schema, names)
+                schema, names, tables = schemas.pick(all_schemas, rng, k + len(result.ids))
                 stem = next_stem(result, NAME)
                 png = render.graphviz(dot_source(tables, look), Path(tmp) / f"{stem}.png",
                                       engine=look["engine"])
                 gt = truth(tables, look)
                 gt.update(subset=subset_name, source=NAME, config=look,
-                          input={"schema": schema.name, "tables": names, **schema.provenance})
+                          input=schemas.provenance(schema, names))
                 keep(result, out_dir, stem, png, gt)
     return result
