@@ -28,7 +28,7 @@ FAMILY = "uml"
 REQUIRES = Requires(apt=("chromium",),
                     pip=("pylint>=3",) + tuple(f"{distribution(p)}=={v}"
                                                for p, v in PACKAGES.items()),
-                    npm=True)
+                    npm=("tools/realtools/node",))
 
 OPTION_SETS = {
     "default": {"theme": "default"},

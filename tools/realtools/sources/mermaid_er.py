@@ -24,7 +24,7 @@ from tools.realtools.store import keep, next_stem
 
 NAME = "mermaid_er"
 FAMILY = "er"
-REQUIRES = Requires(apt=("chromium",), npm=True)
+REQUIRES = Requires(apt=("chromium",), npm=("tools/realtools/node",))
 
 OPTION_SETS = {
     "default": {"theme": "default", "label": "column"},

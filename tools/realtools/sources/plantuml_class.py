@@ -28,7 +28,7 @@ FAMILY = "uml"
 REQUIRES = Requires(apt=("plantuml", "default-jre-headless"),
                     pip=("pylint>=3",) + tuple(f"{distribution(p)}=={v}"
                                                for p, v in PACKAGES.items()),
-                    npm=True)
+                    npm=("tools/realtools/node",))
 
 OPTION_SETS = {
     "current": {"release": "current", "skin": []},

@@ -24,7 +24,7 @@ from tools.realtools.store import keep, next_stem
 
 NAME = "plantuml_ie"
 FAMILY = "er"
-REQUIRES = Requires(apt=("plantuml", "default-jre-headless"), npm=True)
+REQUIRES = Requires(apt=("plantuml", "default-jre-headless"), npm=("tools/realtools/node",))
 
 OPTION_SETS = {
     "current": {"release": "current", "skin": []},
