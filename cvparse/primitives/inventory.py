@@ -23,7 +23,7 @@ from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat
 from .labelcrop import label_crop
 from .labelling import components
 from .ocr import glyph_height, read_crops, read_crops_later
-from .paper import background_colour, ink_mask, is_gray, paper_map
+from .paper import background_colour, fill_outlines, ink_mask, is_gray, paper_map
 from .pieces import (BOX_KINDS, LABELLED_HULL_KINDS, crossed_boxes, hull_fits, hull_joined,
                      joined_pieces, mended_boxes)
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
@@ -44,6 +44,14 @@ a label fills it."""
 SCALE_AGREE = 1.3
 """The text height measured on the wide median's ink is trusted within this factor of the
 first estimate; further off, it was measured on too few letters."""
+
+FILL_STEP = 24.0
+"""A wide paper colour this far from the page colour fills shapes (the least contrast
+``ink_mask`` takes for ink): its outline is closed by :func:`fill_outlines`."""
+
+BOX_HEIGHT = 2.5
+"""A node's box stands at least this many text heights high (a line of text and its
+margins); an edge label's plate is lower."""
 
 MAX_STROKE = 0.35
 """Lines and borders are thinner than this many text heights; a thicker stroke estimate
@@ -80,9 +88,13 @@ def page_ink(rgb: np.ndarray, background: tuple[int, int, int] | None = None
         else:  # too few letters left whole
             scale = Scale(stroke=again.stroke, text_height=scale.text_height)
     # The page seen between two borders on a tinted fill is paper (``page_coloured``).
+    if background is None:
+        background = background_colour(rgb)
     fine = ink_mask(rgb, paper_map(rgb, max(7, 4 * scale.stroke + 1), gray), gray=gray,
-                    background=background_colour(rgb) if background is None else background,
-                    fills=paper)
+                    background=background, fills=paper)
+    # A fill's faint border still closes it: the ring where the fill's colour stops.
+    fine |= fill_outlines(rgb, paper, background, FILL_STEP, fine,
+                          int(round(scale.stroke)) + 1, BOX_HEIGHT * scale.text_height)
     return paper, ink, fine, scale
 
 

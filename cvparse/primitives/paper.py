@@ -336,3 +336,97 @@ def strong_ink(rgb: np.ndarray, ink: np.ndarray, background: tuple[int, int, int
     if values.size == 0:
         return ink
     return ink & (dist > 0.5 * float(np.percentile(values, 95)))
+
+
+OUTLINE_FILLS = 8
+"""At most this many fill colours, the commonest, have their outlines closed."""
+
+
+def fill_palette(fills: np.ndarray, background: tuple[int, int, int], min_step: float
+                 ) -> np.ndarray:
+    """The colours (K x 3, commonest first) that cover an area of a wide paper map and lie
+    more than ``min_step`` from the page colour: the fills of shapes."""
+    n = fills.shape[0] * fills.shape[1]
+    q = (fills.reshape(-1, 3) // 4).astype(np.int32)
+    keys = q[:, 0] * 4096 + q[:, 1] * 64 + q[:, 2]
+    counts = np.bincount(keys, minlength=64 ** 3)
+    big = np.nonzero(counts >= max(64, FILL_SHARE * n))[0]
+    big = big[np.argsort(-counts[big], kind="stable")]
+    colours = np.stack([big // 4096, big // 64 % 64, big % 64], axis=1).astype(np.float32)
+    colours = colours * 4 + 1.5
+    d = np.linalg.norm(colours - np.asarray(background, np.float32), axis=1)
+    return colours[d > min_step][:OUTLINE_FILLS]
+
+
+OUTLINE_SHARE = 0.25
+"""A pixel this share of a fill's step from the page away from the fill's colour is no
+longer the fill."""
+
+
+BORDERED_SHARE = 0.6
+"""Share of the ring round a fill that must be nearer its colour than the page's or
+beyond (its border) for the fill to be a box, not a label's plate on the page."""
+
+
+def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int, int],
+                  min_step: float, ink: np.ndarray, reach: int = 2,
+                  min_height: float = 0.0) -> np.ndarray:
+    """The ring round each fill that ``ink`` leaves open: the pixels just past where its
+    colour stops, grown up to ``reach`` pixels on through pixels that are neither the
+    fill's colour nor the page's (its border, antialiasing and all).
+
+    A pale border on a pale fill (a light theme) may differ from the fill by less than
+    the ink threshold although a person sees the box at once: the fill itself, unlike
+    the page, marks the inside, and the ring round it closes the box where the border
+    alone is too faint or a dark line meeting it pulls the median off.  Every step is
+    measured from the fill's own colour and the page's, wherever they lie on the hue and
+    lightness scale.  Only a fill whose paper joins the page's through ``ink`` (a box
+    left open) is ringed, if at least ``min_height`` high and wide; a box ``ink``
+    closes already stays as it is.
+    """
+    out = np.zeros(rgb.shape[:2], bool)
+    bg = np.asarray(background, np.float32)
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    palette = fill_palette(fills, background, min_step)
+    if not len(palette):
+        return out
+    n, labels = cv2.connectedComponents((~ink).view(np.uint8), connectivity=4)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    open_paper = np.isin(labels, edge[edge > 0])
+    page = colour_distance(rgb, background)
+    for colour in palette:
+        step = float(np.linalg.norm(colour - bg))
+        own = (colour_distance(rgb, colour) < OUTLINE_SHARE * step).view(np.uint8)
+        if not own.any():
+            continue
+        # the fill's own noise (JPEG) leaves specks off its colour: no ring round those
+        own = cv2.morphologyEx(own, cv2.MORPH_CLOSE, kernel)
+        k, parts, stats, _ = cv2.connectedComponentsWithStats(own, connectivity=4)
+        # open: most of its paper joins the page's (a halo pixel past a closed border
+        # may match the fill's colour too, on the page's side)
+        opened = np.bincount(parts[open_paper].ravel(), minlength=k)
+        leaky = np.nonzero(2 * opened[:k] > stats[:, cv2.CC_STAT_AREA])[0]
+        leaky = leaky[leaky > 0]
+        # a box holds a line of text with a margin: a label's plate is lower
+        leaky = leaky[(stats[leaky, cv2.CC_STAT_HEIGHT] >= min_height)
+                      & (stats[leaky, cv2.CC_STAT_WIDTH] >= min_height)]
+        if not leaky.size:
+            continue
+        own = np.isin(parts, leaky).view(np.uint8)
+        ring = cv2.dilate(own, kernel) > own
+        # a box has a border, however faint: the ring is mostly off the page's colour;
+        # a label's plate, set straight on the page, is ringed by the page itself
+        drawn = ring & (page >= 0.5 * step)
+        near = cv2.dilate(parts.astype(np.float32), kernel)  # each ring pixel's part
+        counts = np.bincount(near[ring].astype(np.int64), minlength=k)
+        inked = np.bincount(near[drawn].astype(np.int64), minlength=k)
+        bordered = [i for i in leaky if inked[i] >= BORDERED_SHARE * max(1, counts[i])]
+        if not bordered:
+            continue
+        own = np.isin(parts, bordered).view(np.uint8)
+        ring = cv2.dilate(own, kernel) > own
+        between = ~own.view(bool) & (page >= OUTLINE_SHARE * step)
+        for _ in range(reach - 1):
+            ring |= (cv2.dilate(ring.view(np.uint8), kernel).view(bool) & between)
+        out |= ring
+    return out
