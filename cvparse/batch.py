@@ -14,9 +14,9 @@ import signal
 import sys
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -49,6 +49,8 @@ class Outcome:
     """Family the image was parsed as."""
     guessed_kind: str = ""
     """Family ``--kind auto`` picks for it (differs from ``kind`` when one was forced)."""
+    retried: int = 0
+    """Times the image was started again because the worker parsing it was lost."""
 
     def report_line(self) -> dict:
         return {"file": self.file, "ok": self.ok, "seconds": round(self.seconds, 4),
@@ -74,13 +76,34 @@ class BatchSummary:
     def failed(self) -> int:
         return sum(not o.ok for o in self.outcomes)
 
+    @property
+    def retried(self) -> int:
+        return sum(o.retried for o in self.outcomes)
+
     def line(self, report: Path) -> str:
         """The one-line summary printed at the end of a batch."""
         secs = [o.seconds for o in self.outcomes]
         mean = sum(secs) / len(secs) if secs else 0.0
+        lost = f", retried {self.retried} (worker lost)" if self.retried else ""
         return (f"parsed {self.parsed}, failed {self.failed}, skipped {self.skipped} "
-                f"(already done); {mean:.2f} s/image, {self.seconds:.1f} s total; "
+                f"(already done){lost}; {mean:.2f} s/image, {self.seconds:.1f} s total; "
                 f"report {report}")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One image to parse: the arguments of :func:`run_one`."""
+
+    file: str
+    kind: str = "auto"
+    fmt: str = "json"
+    overlay: str | None = None
+    stage: str = "all"
+
+
+Engine = Callable[[list[Task]], Iterator[Outcome]]
+"""Runs tasks and yields their outcomes as they finish (any order): the local process
+pool (:func:`local_outcomes`) or a cluster (``cvparse.dask_engine``)."""
 
 
 def collect_images(paths: list[str]) -> list[Path]:
@@ -332,8 +355,10 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int = 1,
               overlay: bool = False, resume: bool = True,
-              stream: TextIO | None = None, stage: str = "all") -> BatchSummary:
-    """Parse ``images`` into ``out_dir`` with ``jobs`` worker processes.
+              stream: TextIO | None = None, stage: str = "all",
+              engine: Engine | None = None) -> BatchSummary:
+    """Parse ``images`` into ``out_dir`` with ``jobs`` worker processes, or with
+    ``engine`` when one is given (``jobs`` is then unused).
 
     Each finished image is written and its report line flushed at once, so an
     interrupted or killed run loses nothing and a rerun resumes.  Error and warning lines
@@ -383,34 +408,14 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
     def overlay_for(img: Path) -> str | None:
         return str(out_dir / (img.stem + OVERLAY_SUFFIX)) if overlay else None
 
+    run = engine or (lambda tasks: local_outcomes(tasks, jobs))
     try:
         for o in clashes:
             record(o)
-        if jobs <= 1 or len(todo) <= 1:
-            for img in todo:
-                record(run_one(str(img), kind, fmt, overlay_for(img), stage))
-        elif todo:
-            from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
-
-            pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
-                                       initializer=_init_worker)
-            try:
-                with _single_threaded_children():  # the first submit forks every worker
-                    futs = {pool.submit(run_one, str(img), kind, fmt, overlay_for(img),
-                                        stage): img
-                            for img in largest_first(todo)}
-                for fut in as_completed(futs):
-                    try:
-                        o = fut.result()
-                    except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by OOM
-                        o = Outcome(str(futs[fut]), False, 0.0,
-                                    f"worker process failed: {type(exc).__name__}: "
-                                    f"{_one_line(exc)}")
-                    record(o)
-            except BaseException:
-                _stop_pool(pool)
-                raise
-            pool.shutdown()
+        with closing(run([Task(str(img), kind, fmt, overlay_for(img), stage)
+                          for img in todo])) as outcomes:
+            for o in outcomes:
+                record(o)
     except KeyboardInterrupt:
         summary.interrupted = True
         progress.close()
@@ -418,3 +423,65 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
         report.close()
         summary.seconds = time.perf_counter() - started
     return summary
+
+
+def local_outcomes(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
+    """Run ``tasks`` in this process (one job or one task) or in ``jobs`` forked worker
+    processes, biggest images first; a worker that dies becomes a failed outcome."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield run_one(t.file, t.kind, t.fmt, t.overlay, t.stage)
+        return
+    from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
+
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_init_worker)
+    try:
+        with _single_threaded_children():  # the first submit forks every worker
+            futs = {pool.submit(run_one, t.file, t.kind, t.fmt, t.overlay, t.stage): t
+                    for t in largest_tasks_first(tasks)}
+        for fut in as_completed(futs):
+            try:
+                o = fut.result()
+            except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by OOM
+                o = Outcome(futs[fut].file, False, 0.0,
+                            f"worker process failed: {type(exc).__name__}: "
+                            f"{_one_line(exc)}")
+            yield o
+    except BaseException:  # Ctrl-C, or the consumer stopped early
+        _stop_pool(pool)
+        raise
+    pool.shutdown()
+
+
+def largest_tasks_first(tasks: list[Task]) -> list[Task]:
+    """``tasks`` in the order of :func:`largest_first` of their files."""
+    by_file = {t.file: t for t in tasks}
+    return [by_file[str(p)] for p in largest_first([Path(t.file) for t in tasks])]
+
+
+def parse_many(inputs: Iterable[str | Path], engine: str = "local", client=None, *,
+               kind: str = "auto", fmt: str = "json", stage: str = "all",
+               jobs: int | None = None) -> Iterator[Outcome]:
+    """Parse images, folders of images (or, with ``engine="dask"``, fsspec URLs) and
+    yield one :class:`Outcome` per image as each finishes, writing nothing.
+
+    ``engine="local"`` runs ``jobs`` worker processes (default: one per core);
+    ``engine="dask"`` runs on ``client`` (a ``dask.distributed.Client``) or, without
+    one, on a ``LocalCluster`` of this machine started and closed here.
+    """
+    inputs = [str(p) for p in inputs]
+    if engine == "local":
+        tasks = [Task(str(p), kind, fmt, None, stage) for p in collect_images(inputs)]
+        yield from local_outcomes(tasks, jobs or os.cpu_count() or 1)
+    elif engine == "dask":
+        from . import dask_engine
+
+        tasks = [Task(str(p), kind, fmt, None, stage)
+                 for p in dask_engine.collect_inputs(inputs)]
+        if client is not None:
+            yield from dask_engine.dask_outcomes(tasks, client)
+        else:
+            with dask_engine.dask_client(workers=jobs) as own:
+                yield from dask_engine.dask_outcomes(tasks, own)
+    else:
+        raise ValueError(f"unknown engine {engine!r}; expected 'local' or 'dask'")

@@ -20,6 +20,11 @@ def _error(msg: str) -> None:
 
 def _parse_cmd(args: argparse.Namespace) -> int:
     """One file without ``--out``: document to stdout.  Otherwise a batch into ``--out``."""
+    if args.engine == "dask":
+        return _parse_dask(args)
+    if any("://" in p for p in args.paths):
+        _error("URL inputs are read by Dask workers: add --engine dask")
+        return 2
     try:
         images = collect_images(args.paths)
     except InputError as exc:
@@ -32,11 +37,39 @@ def _parse_cmd(args: argparse.Namespace) -> int:
     single = len(args.paths) == 1 and len(images) == 1 and not Path(args.paths[0]).is_dir()
     if single and not args.out:
         return _parse_single(images[0], args)
-    out = Path(args.out or "cvparse-out")
+    return _batch(images, args)
+
+
+def _parse_dask(args: argparse.Namespace) -> int:
+    """A batch on a Dask cluster: the given one, or a LocalCluster of --jobs workers."""
+    from . import dask_engine
+
+    out = dask_engine.local_path(args.out or "cvparse-out")
+    if dask_engine.is_url(out):
+        _error(f"--out {out}: must be a local folder (or file:// URL): results come back "
+               "to this process, which writes them")
+        return 2
     try:
-        summary = run_batch(images, out, args.kind, args.format, jobs=args.jobs,
+        images = dask_engine.collect_inputs(args.paths)
+        with dask_engine.dask_client(args.scheduler, args.jobs) as client:
+            return _batch(images, args, Path(out),
+                          lambda tasks: dask_engine.dask_outcomes(tasks, client))
+    except (InputError, dask_engine.DaskMissing) as exc:
+        _error(str(exc))
+        return 2
+    except OSError as exc:  # the scheduler cannot be reached
+        _error(f"--scheduler {args.scheduler}: {exc}")
+        return 1
+
+
+def _batch(images: list, args: argparse.Namespace, out: Path | None = None,
+           engine=None) -> int:
+    """Run the batch into ``--out`` and print its summary; the exit status."""
+    out = out or Path(args.out or "cvparse-out")
+    try:
+        summary = run_batch(images, out, args.kind, args.format, jobs=args.jobs or 1,
                             overlay=args.overlay, resume=not args.no_resume,
-                            stage=args.stage)
+                            stage=args.stage, engine=engine)
     except OSError as exc:
         _error(f"{out}: cannot write output: {exc.strerror or exc}")
         return 1
@@ -86,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     pp = sub.add_parser("parse", help="parse diagram images",
                         description="Parse one image (document to stdout) or many images / "
                         "folders (one file per image in --out, plus report.jsonl).")
-    pp.add_argument("paths", nargs="+", help="image files or folders of images")
+    pp.add_argument("paths", nargs="+", help="image files or folders of images (with "
+                    "--engine dask also fsspec URLs: s3://, gs://, file://)")
     pp.add_argument("--kind", choices=KINDS, default="auto", help="diagram family (auto)")
     pp.add_argument("--format", choices=sorted(FORMAT_EXT), default="json",
                     help="output format (json)")
@@ -98,8 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("--overlay", action="store_true",
                     help="also draw what was detected, as <stem>.overlay.png in --out "
                     "(the current folder for one file without --out)")
-    pp.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
-                    help="worker processes for a batch (1)")
+    pp.add_argument("--jobs", type=_positive_int, metavar="N",
+                    help="worker processes for a batch (1; with --engine dask and no "
+                    "--scheduler, the local cluster's workers: one per core)")
+    pp.add_argument("--engine", choices=("local", "dask"), default="local",
+                    help="where a batch runs: local worker processes, or a Dask cluster "
+                    "(pip install 'cvparse[dask]').  With dask each worker reads its image "
+                    "(a path it can reach or a URL) and sends the document back: this "
+                    "process writes --out, which must be local; overlays are written by "
+                    "the workers, so --overlay needs an --out they can reach (local)")
+    pp.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                    help="the Dask scheduler of a running cluster (--engine dask; "
+                    "default: a LocalCluster on this machine)")
     pp.add_argument("--no-resume", action="store_true",
                     help="reparse images whose output already exists in --out")
     pp.set_defaults(func=_parse_cmd)
@@ -135,7 +179,10 @@ def _bench_cmd(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "scheduler", None) and args.engine != "dask":
+        parser.error("--scheduler needs --engine dask")
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
