@@ -1,28 +1,40 @@
 """Parse many images: collect inputs, run worker processes, write outputs and a report.
 
 Outputs go to ``--out`` as ``<stem>.<ext>`` with one ``report.jsonl`` line per input
-(``{"file", "ok", "seconds", "error"}``); a rerun skips images whose outputs already exist
-(resume).  Failures are recorded and skipped, never fatal to the batch; Ctrl-C stops the
-batch with the report of everything finished so far on disk.
+(``{"file", "ok", "seconds", "error", "kind", "guessed_kind", "outputs"}``, ``outputs``
+giving the size and SHA-256 of each file written); a rerun skips an image only when its
+report line says it was parsed and each of its outputs is still a regular file with that
+size and hash (resume trusts nothing else it finds in ``--out``).  Every file is written
+to an exclusively created temporary file in ``--out`` and renamed into place, so a link
+planted in ``--out`` is replaced, never written through.  Failures are recorded and
+skipped, never fatal to the batch: a worker process that dies fails only the image it
+was on (see :mod:`cvparse.pool`).  Ctrl-C stops the batch at once with everything
+finished so far on disk and no partial file left.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
+import stat
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from .display import printable
+from .files import (digest, matches, open_regular, read_regular, remove_partial,
+                    replace_for_append, write_atomic)
 from .image import IMAGE_SUFFIXES, ImageError
 from .model import Document
+from .pool import Died, WorkerPool
 
 FORMAT_EXT = {"json": ".json", "mermaid": ".mmd", "plantuml": ".puml", "sql": ".sql",
               "dot": ".dot", "graphml": ".graphml", "drawio": ".drawio"}
@@ -49,13 +61,15 @@ class Outcome:
     """Family the image was parsed as."""
     guessed_kind: str = ""
     """Family ``--kind auto`` picks for it (differs from ``kind`` when one was forced)."""
+    outputs: dict[str, dict] = field(default_factory=dict)
+    """Files written for it, by name in ``--out``: ``{"bytes", "sha256"}`` each."""
     retried: int = 0
     """Times the image was started again because the worker parsing it was lost."""
 
     def report_line(self) -> dict:
         return {"file": self.file, "ok": self.ok, "seconds": round(self.seconds, 4),
                 "error": self.error or None, "kind": self.kind or None,
-                "guessed_kind": self.guessed_kind or None}
+                "guessed_kind": self.guessed_kind or None, "outputs": self.outputs}
 
 
 @dataclass
@@ -100,6 +114,11 @@ class Task:
     overlay: str | None = None
     stage: str = "all"
 
+    @property
+    def args(self) -> tuple:
+        """The positional arguments of :func:`run_one`."""
+        return (self.file, self.kind, self.fmt, self.overlay, self.stage)
+
 
 Engine = Callable[[list[Task]], Iterator[Outcome]]
 """Runs tasks and yields their outcomes as they finish (any order): the local process
@@ -110,7 +129,9 @@ def collect_images(paths: list[str]) -> list[Path]:
     """Expand files and folders into the image files to parse, in a stable order.
 
     Files are taken as given (a bad one fails later with its own reason); folders
-    contribute their image files, not recursively, leaving out our own overlays.  A path
+    contribute every entry named like an image, not recursively, leaving out our own
+    overlays: a broken link, a link loop, a pipe or a folder named ``*.png`` is kept so
+    that it fails with its reason and is reported, never skipped in silence.  A path
     named twice is parsed once.
     """
     out: list[Path] = []
@@ -119,7 +140,7 @@ def collect_images(paths: list[str]) -> list[Path]:
         if p.is_dir():
             try:
                 found = sorted(f for f in p.iterdir()
-                               if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES
+                               if f.suffix.lower() in IMAGE_SUFFIXES
                                and not f.name.lower().endswith(OVERLAY_SUFFIX))
             except OSError as exc:
                 raise InputError(f"{p}: cannot list directory: {exc.strerror or exc}") from None
@@ -168,74 +189,97 @@ def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
                            f"internal error: {type(exc).__name__}: {_one_line(exc)}")
         if is_empty(result.document, result.inventory):
             notes.append(EMPTY_WARNING)
+        outputs = {}
         if overlay_path:
             try:
-                _write_overlay(result, Path(overlay_path))
+                outputs[Path(overlay_path).name] = _write_overlay(result, Path(overlay_path))
             except Exception as exc:  # noqa: BLE001 - the document is still good
                 notes.append(f"overlay not written: {type(exc).__name__}: {_one_line(exc)}")
     msgs = [_one_line(w.message) for w in caught] + notes
     return Outcome(path, True, time.perf_counter() - t0, text=text,
                    warnings=tuple(dict.fromkeys(msgs)), kind=getattr(result, "kind", ""),
-                   guessed_kind=getattr(result, "guessed_kind", ""))
+                   guessed_kind=getattr(result, "guessed_kind", ""), outputs=outputs)
 
 
-def _write_overlay(result, path: Path) -> None:
+def _write_overlay(result, path: Path) -> dict:
+    """Draw and write the overlay PNG (encoded in memory, then written atomically);
+    its :func:`~cvparse.files.digest`."""
     from PIL import Image
 
     from .export.overlay import draw_overlay
 
     img = draw_overlay(result.image, result.inventory, result.connectors)
-    tmp = path.with_name(path.name + ".part")
-    Image.fromarray(img).save(tmp, format="PNG")
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG")
+    data = buf.getvalue()
+    write_atomic(path, data)
+    return digest(data)
 
 
 def _one_line(msg) -> str:
     return " ".join(str(msg).split()) or "unknown error"
 
 
-def _write_text(path: Path, text: str) -> None:
-    """Write atomically, so an interrupted run never leaves a half file that resume trusts."""
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+def _write_text(path: Path, text: str) -> dict:
+    """Write atomically (see :func:`~cvparse.files.write_atomic`); the file's digest."""
+    data = text.encode("utf-8")
+    write_atomic(path, data)
+    return digest(data)
 
 
-def _outputs(img: Path, out_dir: Path, ext: str, overlay: bool) -> list[Path]:
-    paths = [out_dir / (img.stem + ext)]
+def _outputs(img: Path, ext: str, overlay: bool) -> list[str]:
+    names = [img.stem + ext]
     if overlay:
-        paths.append(out_dir / (img.stem + OVERLAY_SUFFIX))
-    return paths
+        names.append(img.stem + OVERLAY_SUFFIX)
+    return names
 
 
-def _done(img: Path, out_dir: Path, ext: str, overlay: bool) -> bool:
-    return all(p.is_file() and p.stat().st_size > 0
-               for p in _outputs(img, out_dir, ext, overlay))
+def _read_report(report: Path) -> dict[str, dict]:
+    """The lines of an earlier run's report, the last one per file, in order.
 
-
-def _start_report(report: Path, redo: set[str], skipped: list[Path]) -> TextIO:
-    """Open the report for appending after dropping the lines this run will redo.
-
-    Lines are keyed by the image stem (outputs are too); lines of other images from
-    earlier runs are kept, and a skipped image with no line gets one (``seconds`` null).
+    A report that is not a regular file (a link, a pipe) is not read: it is replaced.
     """
-    kept: list[str] = []
-    have: set[str] = set()
-    if report.is_file():
-        for raw in report.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                stem = Path(json.loads(raw)["file"]).stem
-            except (ValueError, KeyError, TypeError):
-                continue
-            if stem not in redo:
-                kept.append(raw)
-                have.add(stem)
-    for img in skipped:
-        if img.stem not in have:
-            kept.append(json.dumps({"file": str(img), "ok": True, "seconds": None,
-                                    "error": None}))
-    _write_text(report, "".join(line + "\n" for line in kept))
-    return report.open("a", encoding="utf-8")
+    try:
+        if not stat.S_ISREG(os.lstat(report).st_mode):
+            return {}
+        text = read_regular(report).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return {}
+    lines: dict[str, dict] = {}
+    for raw in text.splitlines():
+        try:
+            line = json.loads(raw)
+            file = line["file"]
+        except (ValueError, KeyError, TypeError, RecursionError):
+            continue
+        if isinstance(file, str):
+            lines.pop(file, None)
+            lines[file] = line
+    return lines
+
+
+def _done(img: Path, out_dir: Path, ext: str, overlay: bool,
+          parsed: dict[str, dict]) -> bool:
+    """Whether an earlier run parsed ``img`` and all its outputs are still the files it
+    wrote (``parsed``: the last successful report line per stem)."""
+    line = parsed.get(img.stem)
+    outputs = line.get("outputs") if line else None
+    return isinstance(outputs, dict) and all(
+        matches(out_dir / name, outputs.get(name)) for name in _outputs(img, ext, overlay))
+
+
+def _start_report(report: Path, old: dict[str, dict], redo: set[str],
+                  replaced: set[str]):
+    """Rewrite the report without the lines this run replaces; return it open for
+    appending (binary).
+
+    Lines of other images from earlier runs are kept, one per file: a line goes when its
+    image's stem is in ``redo`` or its file is in ``replaced``.
+    """
+    kept = [line for file, line in old.items()
+            if Path(file).stem not in redo and file not in replaced]
+    data = "".join(json.dumps(line) + "\n" for line in kept).encode("utf-8")
+    return replace_for_append(report, data)
 
 
 class _Progress:
@@ -283,7 +327,7 @@ def largest_first(images: list[Path]) -> list[Path]:
 
     def pixels(path: Path) -> int:
         try:
-            with Image.open(path) as im:
+            with open_regular(path) as fh, Image.open(fh) as im:
                 return im.size[0] * im.size[1]
         except Exception:  # noqa: BLE001 - a bad file fails later with its own reason
             return 0
@@ -345,12 +389,61 @@ def _single_threaded_children() -> Iterator[None]:
         cv2.setNumThreads(before)
 
 
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel queued work and end running workers now (used on Ctrl-C)."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    # ProcessPoolExecutor has no public terminate before Python 3.14.
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
-        proc.terminate()
+def _run_one_in_worker(*args) -> Outcome:
+    """``run_one``, looked up when called (a worker runs what its parent module holds)."""
+    return run_one(*args)
+
+
+def _parse_in_workers(tasks: list[Task], jobs: int, record: Callable[[Outcome], None],
+                      overlay_dir: Path | None) -> bool:
+    """Parse ``tasks`` in worker processes, recording each outcome as it arrives;
+    return whether Ctrl-C stopped it.
+
+    A worker that dies (killed, out of memory, crashed) fails only the image it was on,
+    with the cause, and a fresh worker takes the rest.  Ctrl-C (SIGINT, also sent to the
+    workers, which ignore it) sets a flag seen within ``pool.run``'s poll: results already
+    sent are recorded, the workers are ended, and the partial overlays of the images they
+    were on are removed, so ``--out`` holds only complete files and resumes cleanly.
+    """
+    from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
+
+    stop = threading.Event()
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set()) if on_main else None
+    pool = WorkerPool(min(jobs, len(tasks)), _run_one_in_worker, _init_worker)
+    try:
+        with _single_threaded_children():  # every worker, fresh ones too, is forked here
+            for o in _pool_outcomes(pool, tasks, stop.is_set, overlay_dir):
+                record(o)
+    finally:
+        unfinished = pool.in_flight()
+        pool.stop()
+        if overlay_dir is not None:
+            for key in unfinished:
+                remove_partial(overlay_dir, Path(key).stem + OVERLAY_SUFFIX)
+        if on_main:
+            signal.signal(signal.SIGINT, previous)
+    return stop.is_set()
+
+
+def _pool_outcomes(pool: WorkerPool, tasks: list[Task], stop: Callable[[], bool],
+                   overlay_dir: Path | None) -> Iterator[Outcome]:
+    """The outcomes of ``tasks`` run on ``pool`` as they arrive, then, once ``stop()``
+    is true, those already sent; a dead worker's image fails with the cause (its partial
+    overlay in ``overlay_dir`` removed)."""
+
+    def outcome(key: str, result) -> Outcome:
+        if isinstance(result, Died):
+            if overlay_dir is not None:
+                remove_partial(overlay_dir, Path(key).stem + OVERLAY_SUFFIX)
+            return Outcome(key, False, 0.0, f"{result.cause} while parsing this image")
+        return result
+
+    for key, result in pool.run(((t.file, t.args) for t in tasks), stop=stop):
+        yield outcome(key, result)
+    if stop():
+        for key, result in pool.drain():
+            yield outcome(key, result)
 
 
 def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int = 1,
@@ -375,6 +468,8 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
     clashes: list[Outcome] = []
     skipped: list[Path] = []
     stems: dict[str, Path] = {}
+    old = _read_report(out_dir / REPORT_NAME)
+    parsed = {Path(f).stem: line for f, line in old.items() if line.get("ok") is True}
     for img in images:
         if img.stem in stems:
             clashes.append(Outcome(str(img), False, 0.0,
@@ -382,25 +477,32 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
                                    f"'{img.stem}{ext}' would collide; rename one"))
             continue
         stems[img.stem] = img
-        if resume and _done(img, out_dir, ext, overlay):
+        if resume and _done(img, out_dir, ext, overlay, parsed):
             skipped.append(img)
         else:
             todo.append(img)
     summary.skipped = len(skipped)
     if skipped:
-        stream.write(f"resume: {len(skipped)} image(s) already done in {out_dir}, "
-                     "skipped (--no-resume to redo)\n")
-    report = _start_report(out_dir / REPORT_NAME, {p.stem for p in todo}, skipped)
+        stream.write(printable(f"resume: {len(skipped)} image(s) already done in {out_dir}, "
+                               "skipped (--no-resume to redo)") + "\n")
+    report = _start_report(out_dir / REPORT_NAME, old, {p.stem for p in todo},
+                           {o.file for o in clashes})
     progress = _Progress(len(todo) + len(clashes), stream)
 
     def record(o: Outcome) -> None:
         if o.ok:
-            _write_text(out_dir / (Path(o.file).stem + ext), o.text)
-        else:
-            progress.message(f"cvparse: error: {o.file}: {o.error}")
+            name = Path(o.file).stem + ext
+            try:
+                o.outputs = {name: _write_text(out_dir / name, o.text), **o.outputs}
+            except OSError as exc:
+                o = Outcome(o.file, False, o.seconds, f"cannot write {name}: "
+                            f"{exc.strerror or exc}", kind=o.kind, guessed_kind=o.guessed_kind,
+                            retried=o.retried)
+        if not o.ok:
+            progress.message(printable(f"cvparse: error: {o.file}: {o.error}"))
         for w in o.warnings:
-            progress.message(f"cvparse: warning: {o.file}: {w}")
-        report.write(json.dumps(o.report_line()) + "\n")
+            progress.message(printable(f"cvparse: warning: {o.file}: {w}"))
+        report.write((json.dumps(o.report_line()) + "\n").encode("utf-8"))
         report.flush()
         summary.outcomes.append(o)
         progress.update(len(summary.outcomes), summary.failed)
@@ -408,14 +510,20 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
     def overlay_for(img: Path) -> str | None:
         return str(out_dir / (img.stem + OVERLAY_SUFFIX)) if overlay else None
 
-    run = engine or (lambda tasks: local_outcomes(tasks, jobs))
+    tasks = [Task(str(img), kind, fmt, overlay_for(img), stage) for img in todo]
     try:
         for o in clashes:
             record(o)
-        with closing(run([Task(str(img), kind, fmt, overlay_for(img), stage)
-                          for img in todo])) as outcomes:
-            for o in outcomes:
-                record(o)
+        if engine is not None:
+            with closing(engine(tasks)) as outcomes:
+                for o in outcomes:
+                    record(o)
+        elif jobs <= 1 or len(tasks) <= 1:
+            for t in tasks:
+                record(run_one(*t.args))
+        elif tasks:
+            summary.interrupted = _parse_in_workers(largest_tasks_first(tasks), jobs, record,
+                                                    out_dir if overlay else None)
     except KeyboardInterrupt:
         summary.interrupted = True
         progress.close()
@@ -427,30 +535,21 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
 
 def local_outcomes(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
     """Run ``tasks`` in this process (one job or one task) or in ``jobs`` forked worker
-    processes, biggest images first; a worker that dies becomes a failed outcome."""
+    processes, biggest images first, yielding each outcome as it finishes; a worker that
+    dies fails only its image.  While it runs, this process's OpenCV is single-threaded
+    (see ``_single_threaded_children``); stopping early ends the workers."""
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
-            yield run_one(t.file, t.kind, t.fmt, t.overlay, t.stage)
+            yield run_one(*t.args)
         return
     from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
 
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_init_worker)
+    pool = WorkerPool(min(jobs, len(tasks)), _run_one_in_worker, _init_worker)
     try:
-        with _single_threaded_children():  # the first submit forks every worker
-            futs = {pool.submit(run_one, t.file, t.kind, t.fmt, t.overlay, t.stage): t
-                    for t in largest_tasks_first(tasks)}
-        for fut in as_completed(futs):
-            try:
-                o = fut.result()
-            except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by OOM
-                o = Outcome(futs[fut].file, False, 0.0,
-                            f"worker process failed: {type(exc).__name__}: "
-                            f"{_one_line(exc)}")
-            yield o
-    except BaseException:  # Ctrl-C, or the consumer stopped early
-        _stop_pool(pool)
-        raise
-    pool.shutdown()
+        with _single_threaded_children():
+            yield from _pool_outcomes(pool, largest_tasks_first(tasks), lambda: False, None)
+    finally:
+        pool.stop()
 
 
 def largest_tasks_first(tasks: list[Task]) -> list[Task]:

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from .batch import (FORMAT_EXT, OVERLAY_SUFFIX, REPORT_NAME, InputError, collect_images,
                     run_batch, run_one)
+from .display import printable
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C, as shells report it (128 + SIGINT)."""
 
 
 def _error(msg: str) -> None:
-    print(f"cvparse: error: {msg}", file=sys.stderr)
+    print(printable(f"cvparse: error: {msg}"), file=sys.stderr)
 
 
 def _parse_cmd(args: argparse.Namespace) -> int:
@@ -75,11 +76,11 @@ def _batch(images: list, args: argparse.Namespace, out: Path | None = None,
         return 1
     report = out / REPORT_NAME
     if summary.interrupted:
-        print(f"cvparse: interrupted: {len(summary.outcomes)} of "
-              f"{summary.total - summary.skipped} image(s) done, report {report}; "
-              "run again to resume", file=sys.stderr)
+        print(printable(f"cvparse: interrupted: {len(summary.outcomes)} of "
+                        f"{summary.total - summary.skipped} image(s) done, report "
+                        f"{report}; run again to resume"), file=sys.stderr)
         return INTERRUPTED
-    print(summary.line(report), file=sys.stderr)
+    print(printable(summary.line(report)), file=sys.stderr)
     return 1 if summary.failed else 0
 
 
@@ -88,14 +89,14 @@ def _parse_single(image: Path, args: argparse.Namespace) -> int:
     overlay = str(Path.cwd() / (image.stem + OVERLAY_SUFFIX)) if args.overlay else None
     o = run_one(str(image), args.kind, args.format, overlay, args.stage)
     for w in o.warnings:
-        print(f"cvparse: warning: {o.file}: {w}", file=sys.stderr)
+        print(printable(f"cvparse: warning: {o.file}: {w}"), file=sys.stderr)
     if not o.ok:
         _error(f"{o.file}: {o.error}")
         return 1
     sys.stdout.write(o.text)
     sys.stdout.flush()
     if overlay and Path(overlay).is_file():
-        print(f"overlay: {overlay}", file=sys.stderr)
+        print(printable(f"overlay: {overlay}"), file=sys.stderr)
     return 0
 
 

@@ -32,6 +32,7 @@ from pathlib import Path, PurePosixPath
 
 from . import batch
 from .batch import OVERLAY_SUFFIX, Outcome, Task, collect_images, largest_tasks_first
+from .files import remove_partial
 from .image import IMAGE_SUFFIXES
 
 try:
@@ -132,7 +133,7 @@ def parse_task(task: Task) -> Outcome:
     """What a worker runs: :func:`cvparse.batch.run_one` on the task's image, fetched
     first when it is a URL."""
     if not is_url(task.file):
-        return batch.run_one(task.file, task.kind, task.fmt, task.overlay, task.stage)
+        return batch.run_one(*task.args)
     with tempfile.TemporaryDirectory(prefix="cvparse-fetch-") as tmp:
         local = Path(tmp) / ("input" + PurePosixPath(task.file).suffix)
         try:
@@ -202,6 +203,8 @@ def dask_outcomes(tasks: list[Task], client) -> Iterator[Outcome]:
             except Exception as exc:  # noqa: BLE001 - e.g. KilledWorker
                 o = Outcome(task.file, False, 0.0, f"worker process failed: "
                             f"{type(exc).__name__}: {batch._one_line(exc)}")
+                if task.overlay:  # what its last worker left half-written
+                    remove_partial(Path(task.overlay).parent, Path(task.overlay).name)
             fut.release()
             done += 1
             if done % MIN_IN_FLIGHT == 0:

@@ -7,6 +7,14 @@ or raw text}`` lines (FORMATS.md section 4).  Each image is scored by the task m
 :mod:`cvparse.metrics`; an image without a prediction scores as an empty prediction, and a
 prediction the module cannot read also scores as empty and is counted as invalid.  Results
 are printed per subset (the ground truth's top-level ``subset`` key) and for all images.
+
+Inputs are bounded so that no file can make the scoring hang, run for minutes or raise
+``RecursionError``: only regular files are read, a document file may hold at most
+``MAX_DOCUMENT_BYTES`` (a JSONL file ``MAX_JSONL_BYTES``), raw text at most
+:data:`cvparse.metrics._extract.MAX_TEXT_CHARS` characters and JSON at most
+:data:`cvparse.metrics._extract.MAX_DEPTH` levels; an input over a limit is one error
+naming the file and the limit.  A prediction path with no documents, or none matching a
+ground-truth stem, is an error too (a wrong folder, not a model that answered nothing).
 """
 
 from __future__ import annotations
@@ -21,11 +29,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
+from cvparse.display import printable
+from cvparse.files import UnreadableFile, read_regular
 from cvparse.metrics import TASKS
+from cvparse.metrics._extract import TooComplex, check_depth, check_text, loads
 
 DOC_SUFFIXES = (".json", ".mmd", ".txt")  # preference order when one stem has several
 IGNORED_FILES = ("manifest.json", "report.json")
 ALL = "all"
+MAX_DOCUMENT_BYTES = 16 * 2 ** 20
+"""Largest document file, and largest JSONL line, read (bytes)."""
+MAX_JSONL_BYTES = 512 * 2 ** 20
+"""Largest JSONL file read (bytes)."""
 
 
 class EvalError(ValueError):
@@ -49,11 +64,20 @@ class Scored:
 
 # --- reading inputs ---------------------------------------------------------------------
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, limit: int | None = None) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise EvalError(path, exc.strerror or str(exc)) from None
+        data = read_regular(path, MAX_DOCUMENT_BYTES if limit is None else limit)
+    except UnreadableFile as exc:
+        raise EvalError(path, exc.reason) from None
+    return data.decode("utf-8", errors="replace")
+
+
+def _checked(path: Path | str, doc: Any, where: str = "") -> Any:
+    """``doc`` (parsed JSON or raw text) if within the limits, else an ``EvalError``."""
+    try:
+        return check_text(doc) if isinstance(doc, str) else check_depth(doc)
+    except TooComplex as exc:
+        raise EvalError(path, f"{where}{exc}") from None
 
 
 def _parse_file(path: Path) -> Any:
@@ -61,10 +85,12 @@ def _parse_file(path: Path) -> Any:
     text = _read_text(path)
     if path.suffix == ".json":
         try:
-            return json.loads(text)
+            return loads(text)
         except json.JSONDecodeError:
-            return text
-    return text
+            pass
+        except TooComplex as exc:
+            raise EvalError(path, str(exc)) from None
+    return _checked(path, text)
 
 
 def _read_dir(path: Path) -> dict[str, Any]:
@@ -80,18 +106,23 @@ def _read_dir(path: Path) -> dict[str, Any]:
 
 def _read_jsonl(path: Path) -> dict[str, Any]:
     docs: dict[str, Any] = {}
-    for lineno, line in enumerate(_read_text(path).splitlines(), 1):
+    for lineno, line in enumerate(_read_text(path, MAX_JSONL_BYTES).splitlines(), 1):
         if not line.strip():
             continue
+        if len(line) > MAX_DOCUMENT_BYTES:
+            raise EvalError(path, f"line {lineno}: {len(line):,} characters (limit "
+                            f"{MAX_DOCUMENT_BYTES:,} per document)")
         try:
-            item = json.loads(line)
+            item = loads(line)
         except json.JSONDecodeError as exc:
             raise EvalError(path, f"line {lineno}: not valid JSON ({exc.msg})") from None
+        except TooComplex as exc:
+            raise EvalError(path, f"line {lineno}: {exc}") from None
         if not isinstance(item, dict) or not isinstance(item.get("id"), str) or "doc" not in item:
             raise EvalError(path, f'line {lineno}: expected {{"id": "<stem>", "doc": ...}}')
         if item["id"] in docs:
             raise EvalError(path, f"line {lineno}: duplicate id {item['id']!r}")
-        docs[item["id"]] = item["doc"]
+        docs[item["id"]] = _checked(path, item["doc"], f"line {lineno}: ")
     return docs
 
 
@@ -212,6 +243,13 @@ def run(task: str, gt_path: str | Path, pred_path: str | Path,
     if not gt_docs:
         raise EvalError(gt_path, "no ground-truth documents found")
     pred_docs = read_documents(pred_path)
+    if not pred_docs:
+        raise EvalError(pred_path, "no prediction documents found (files ending "
+                        f"{', '.join(DOC_SUFFIXES)}, or JSONL lines)")
+    if not set(pred_docs) & set(gt_docs):
+        raise EvalError(pred_path, f"none of its {len(pred_docs)} document(s) matches a "
+                        f"ground-truth stem (e.g. {min(pred_docs)!r}; ground truth has "
+                        f"{min(gt_docs)!r})")
     results = score_all(mod, gt_docs, pred_docs, gt_path)
     report = build_report(mod, results, n_unmatched=len(set(pred_docs) - set(gt_docs)))
     print(format_table(mod, report), file=out if out is not None else sys.stdout)
@@ -238,7 +276,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         run(args.task, args.gt, args.pred, json_path=args.json_path)
     except EvalError as exc:
-        print(f"cvparse: error: {exc.path}: {exc.reason}", file=sys.stderr)
+        print(printable(f"cvparse: error: {exc.path}: {exc.reason}"), file=sys.stderr)
         return 2
     return 0
 

@@ -44,9 +44,17 @@ def _fake_run_one(path: str, kind: str, fmt: str, overlay_path: str | None = Non
     return Outcome(path, True, 0.001, text=doc.to_json() + "\n")
 
 
-def _die(path: str, kind: str, fmt: str, overlay_path: str | None = None) -> Outcome:
+def _die(path: str, kind: str, fmt: str, overlay_path: str | None = None,
+         stage: str = "all") -> Outcome:
     """A worker that crashes hard (as on a native crash or an out-of-memory kill)."""
     os._exit(3)
+
+
+def _die_on_bad(path: str, *rest) -> Outcome:
+    """Images named ``bad*`` kill their worker; others parse (the fake)."""
+    if Path(path).name.startswith("bad"):
+        os._exit(3)
+    return _fake_run_one(path, *rest)
 
 
 # --- with the real parser ---------------------------------------------------------------------
@@ -60,7 +68,8 @@ def test_folder_of_three_good_one_corrupt_then_resume(tmp_path, capsys, monkeypa
     assert len(lines) == 4 and sum(r["ok"] for r in lines) == 3
     assert {Path(r["file"]).name for r in lines} == {"d0.png", "d1.png", "d2.png", "bad.png"}
     for r in lines:
-        assert set(r) == {"file", "ok", "seconds", "error", "kind", "guessed_kind"} and r["seconds"] >= 0
+        assert set(r) == {"file", "ok", "seconds", "error", "kind", "guessed_kind",
+                          "outputs"} and r["seconds"] >= 0
         assert (r["error"] is None) == r["ok"]
         if r["ok"]:
             document_from_json((out / (Path(r["file"]).stem + ".json")).read_text())
@@ -175,7 +184,19 @@ def test_crashed_worker_is_recorded_not_hung(tmp_path, capsys, monkeypatch):
     assert main(["parse", str(src), "--out", str(out), "--jobs", "2"]) == 1
     lines = _report(out)
     assert len(lines) == 2 and not any(r["ok"] for r in lines)
-    assert all("worker process failed" in r["error"] for r in lines)
+    assert all(r["error"] == "worker process exited with status 3 while parsing this image"
+               for r in lines)
+
+
+def test_a_dead_worker_fails_only_its_own_image(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(batch, "run_one", _die_on_bad)
+    src = _folder(tmp_path, 6, bad=True)
+    out = tmp_path / "out"
+    assert main(["parse", str(src), "--out", str(out), "--jobs", "2"]) == 1
+    lines = {Path(r["file"]).name: r for r in _report(out)}
+    assert len(lines) == 7
+    assert not lines["bad.png"]["ok"] and "status 3" in lines["bad.png"]["error"]
+    assert all(r["ok"] for name, r in lines.items() if name != "bad.png")
 
 
 def test_same_stem_in_two_folders_is_refused_not_overwritten(tmp_path, monkeypatch):

@@ -80,8 +80,9 @@ def test_parse_many_local_yields_every_image(tmp_path, monkeypatch):
     monkeypatch.setattr(batch, "run_one", _fake_run_one)
     for name in ("a.png", "b.png"):
         (tmp_path / name).write_bytes(b"x")
-    got = sorted(o.text for o in parse_many([tmp_path], kind="er", jobs=1))
-    assert got == ["a.png er json all\n", "b.png er json all\n"]
+    for jobs in (1, 2):  # in this process, and in forked worker processes
+        got = sorted(o.text for o in parse_many([tmp_path], kind="er", jobs=jobs))
+        assert got == ["a.png er json all\n", "b.png er json all\n"]
     with pytest.raises(ValueError, match="unknown engine"):
         list(parse_many([tmp_path], engine="spark"))
 

@@ -152,5 +152,104 @@ def test_cli_bad_jsonl_line(tmp_path, capsys):
 def test_unreadable_ground_truth_is_an_error(tmp_path):
     gt = tmp_path / "gt.jsonl"
     gt.write_text(json.dumps({"id": "x", "doc": "not a graph"}) + "\n")
+    pred = tmp_path / "pred"
+    pred.mkdir()
+    (pred / "x.txt").write_text("A -> B")
     with pytest.raises(evaluate.EvalError, match="x: ground truth"):
-        evaluate.run("topology", gt, tmp_path, out=io.StringIO())
+        evaluate.run("topology", gt, pred, out=io.StringIO())
+
+
+# --- limits: depth, size, empty or unmatched predictions ------------------------------------
+
+DEEP_LISTS = "[" * 100_000 + "]" * 100_000
+
+
+def _one_error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    return err.strip()
+
+
+@pytest.mark.parametrize("task", ["flowlearn", "er", "topology", "uml"])
+@pytest.mark.parametrize("where", ["pred", "gt"])
+def test_deeply_nested_json_is_one_error_line(tmp_path, capsys, task, where):
+    gt, pred = write_dirs(tmp_path)
+    target = (pred if where == "pred" else gt) / "img1.json"
+    target.write_text(DEEP_LISTS)
+    assert cli(["--task", task, "--gt", str(gt), "--pred", str(pred)]) == 2
+    line = _one_error_line(capsys)
+    assert line.startswith(f"cvparse: error: {target}: JSON nested deeper")
+
+
+def test_deep_dict_inside_a_valid_document_is_refused(tmp_path, capsys):
+    gt, pred = write_dirs(tmp_path)
+    deep = '{"x": ' * 5000 + "{}" + "}" * 5000
+    (pred / "img1.json").write_text(json.dumps(GT["img1"])[:-1] + ', "extra": ' + deep + "}")
+    assert cli(["--task", "topology", "--gt", str(gt), "--pred", str(pred)]) == 2
+    assert "JSON nested deeper" in _one_error_line(capsys)
+    # Below Python's limit but over ours: counted, not just caught.
+    node = shallow = {}
+    for _ in range(200):
+        node["x"] = {}
+        node = node["x"]
+    (pred / "img1.json").write_text(json.dumps(dict(GT["img1"], extra=shallow)))
+    assert cli(["--task", "topology", "--gt", str(gt), "--pred", str(pred)]) == 2
+    assert "JSON nested 202 levels deep (limit 64)" in _one_error_line(capsys)
+
+
+def test_deep_jsonl_doc_is_refused(tmp_path, capsys):
+    gt, _ = write_dirs(tmp_path)
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text(json.dumps({"id": "img1", "doc": GT["img1"]}) + "\n"
+                    + '{"id": "img2", "doc": ' + DEEP_LISTS + "}\n")
+    assert cli(["--task", "er", "--gt", str(gt), "--pred", str(pred)]) == 2
+    assert _one_error_line(capsys).startswith(f"cvparse: error: {pred}: line 2: JSON nested")
+
+
+def test_huge_raw_text_is_refused_quickly(tmp_path, capsys):
+    import time
+
+    gt, pred = write_dirs(tmp_path)
+    (pred / "img2.txt").write_text("A --> B\n" * 250_000)  # 2 MB of Mermaid-looking text
+    t0 = time.perf_counter()
+    assert cli(["--task", "flowlearn", "--gt", str(gt), "--pred", str(pred)]) == 2
+    assert time.perf_counter() - t0 < 5
+    line = _one_error_line(capsys)
+    assert line == (f"cvparse: error: {pred / 'img2.txt'}: raw text of 2,000,000 characters "
+                    "(limit 1,000,000)")
+
+
+def test_file_over_the_document_limit_is_refused_before_reading(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(evaluate, "MAX_DOCUMENT_BYTES", 100)
+    gt, pred = write_dirs(tmp_path)
+    (pred / "img1.json").write_text(json.dumps(GT["img1"]) + " " * 200)
+    assert cli(["--task", "topology", "--gt", str(gt), "--pred", str(pred)]) == 2
+    assert "file too large" in _one_error_line(capsys)
+
+
+def test_a_named_pipe_among_predictions_does_not_hang(tmp_path, capsys):
+    import os
+
+    gt, pred = write_dirs(tmp_path)
+    os.mkfifo(pred / "img4.json")
+    assert cli(["--task", "topology", "--gt", str(gt), "--pred", str(pred)]) == 0
+
+
+def test_empty_prediction_folder_is_an_error(tmp_path, capsys):
+    gt, _ = write_dirs(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli(["--task", "topology", "--gt", str(gt), "--pred", str(empty)]) == 2
+    assert _one_error_line(capsys).startswith(
+        f"cvparse: error: {empty}: no prediction documents found")
+
+
+def test_predictions_matching_no_stem_are_an_error(tmp_path, capsys):
+    gt, _ = write_dirs(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "image_001.json").write_text(json.dumps(GT["img1"]))
+    assert cli(["--task", "topology", "--gt", str(gt), "--pred", str(other)]) == 2
+    assert _one_error_line(capsys) == (
+        f"cvparse: error: {other}: none of its 1 document(s) matches a ground-truth stem "
+        "(e.g. 'image_001'; ground truth has 'img1')")

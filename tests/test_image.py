@@ -248,9 +248,11 @@ def test_animated_gif_uses_first_frame_with_a_warning(tmp_path):
     frames = [Image.new("RGB", (32, 32), c) for c in ("red", "blue", "green")]
     p = tmp_path / "anim.gif"
     frames[0].save(p, save_all=True, append_images=frames[1:], duration=100)
-    with pytest.warns(UserWarning, match="3 frames; using the first"):
+    with pytest.warns(UserWarning, match="3 frames; using the first") as caught:
         rgb = load_image(p)
     assert tuple(rgb[10, 10]) == (255, 0, 0)
+    # The caller prints the file name before every warning; the message does not repeat it.
+    assert all("anim.gif" not in str(w.message) for w in caught)
 
 
 # --- arrays ----------------------------------------------------------------------------------
@@ -273,3 +275,79 @@ def test_bad_arrays_are_refused():
         load_image(np.zeros((20, 20, 2), dtype=np.uint8))
     with pytest.raises(ImageError, match="too small"):
         load_image(np.zeros((1, 1, 3), dtype=np.uint8))
+
+
+# --- mangled files, orientation, value ranges, thin strips --------------------------------------
+
+FUZZ_LOADER = Path(__file__).parent / "data" / "fuzz" / "loader"
+
+
+@pytest.mark.parametrize("name", ["gif_frames_indexerror.gif", "tiff_frames_typeerror.tif",
+                                  "tiff_frames_keyerror.tif"])
+def test_mangled_frame_tables_are_the_loaders_own_error(name):
+    # Pillow raised IndexError / TypeError / KeyError counting these files' frames.
+    with pytest.raises(ImageError, match="corrupt") as info:
+        load_image(FUZZ_LOADER / name)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_exif_orientation_is_applied(tmp_path, orientation):
+    from PIL import ImageOps
+
+    im = Image.new("RGB", (40, 24), "white")
+    ImageDraw.Draw(im).rectangle((2, 3, 12, 8), fill=(200, 0, 0))
+    ImageDraw.Draw(im).rectangle((30, 18, 37, 21), fill=(0, 0, 200))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    p = tmp_path / "rotated.png"
+    im.save(p, exif=exif)
+    expected = np.asarray(ImageOps.exif_transpose(Image.open(p)).convert("RGB"))
+    got = load_image(p)
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_one_infinite_value_does_not_black_out_a_float_image(tmp_path):
+    a = np.full((32, 32), 1.0, dtype=np.float32)
+    a[10:20, 10] = 0.0
+    a[0, 0], a[0, 1], a[0, 2] = np.inf, np.nan, -np.inf
+    p = tmp_path / "float.tif"
+    Image.fromarray(a).save(p)
+    assert Image.open(p).mode == "F"
+    rgb = load_image(p)[..., 0]
+    assert rgb[5, 5] == 255 and rgb[15, 10] == 0
+    assert rgb[0, 0] == 255 and rgb[0, 1] == 255 and rgb[0, 2] == 0
+
+
+def test_twelve_bit_data_in_a_sixteen_bit_file_uses_its_own_range(tmp_path):
+    a = np.full((20, 20), 4095, dtype=np.uint16)
+    a[5:15, 8] = 0
+    a[0, 0] = 2048
+    rgb = _load_saved(tmp_path, Image.fromarray(a), "g12.png")[..., 0]
+    assert rgb[2, 2] == 255 and rgb[10, 8] == 0 and rgb[0, 0] == 128
+
+
+def test_wide_integer_and_negative_arrays_are_scaled_by_their_range():
+    a = np.full((20, 20), 1_000_000, dtype=np.int32)
+    a[0, 0] = 0
+    out = load_image(a)[..., 0]
+    assert out[5, 5] == round(1_000_000 * 255 / (2 ** 20 - 1)) and out[0, 0] == 0
+    signed = np.full((20, 20), 100, dtype=np.int16)
+    signed[0, 0] = -100
+    out = load_image(signed)[..., 0]
+    assert out[0, 0] == 0 and out[5, 5] == 200
+
+
+@pytest.mark.parametrize("w, h", [(10_000, 20), (16, 30_000), (100_000, 16)])
+def test_side_below_minimum_after_downscaling_is_refused(tmp_path, w, h):
+    path = png_header_only(tmp_path / "strip.png", w, h)
+    with pytest.raises(ImageError, match=rf"too thin: {w}x{h} pixels would be \d+x\d+"):
+        load_image(path)
+
+
+def test_strip_that_stays_above_minimum_is_loaded(tmp_path):
+    p = tmp_path / "strip.png"
+    Image.new("L", (12_000, 32), 255).save(p)
+    with pytest.warns(UserWarning, match="downscaled to 6000x16"):
+        assert load_image(p).shape == (16, 6000, 3)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from cvparse.model import Edge, Graph, Node
-from cvparse.metrics._extract import fenced_blocks
+from cvparse.metrics._extract import MAX_TEXT_CHARS, fenced_blocks
 
 DIRECTIONS = ("TB", "TD", "BT", "RL", "LR")
 LINK_KINDS = ("arrow", "open", "both", "circle", "cross")
@@ -128,7 +128,10 @@ def extract_mermaid(text: str) -> tuple[str, bool] | None:
 
 
 def read_answer(text: str) -> tuple[MermaidChart, bool]:
-    """Parse raw model text; return the chart and whether any Mermaid content was found."""
+    """Parse raw model text; return the chart and whether any Mermaid content was found
+    (text over ``MAX_TEXT_CHARS`` is not read: an empty chart, not found)."""
+    if len(text) > MAX_TEXT_CHARS:
+        return MermaidChart(), False
     found = extract_mermaid(text)
     if found is None:
         return MermaidChart(), False
