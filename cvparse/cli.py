@@ -141,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "(pip install 'cvparse[dask]').  With dask each worker reads its image "
                     "(a path it can reach or a URL) and sends the document back: this "
                     "process writes --out, which must be local; overlays are written by "
-                    "the workers, so --overlay needs an --out they can reach (local)")
+                    "the workers themselves, so with --overlay --out must be a folder "
+                    "they can write too")
     pp.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                     help="the Dask scheduler of a running cluster (--engine dask; "
                     "default: a LocalCluster on this machine)")

@@ -13,13 +13,15 @@ scheduler starts the task again elsewhere, up to ``distributed.scheduler.allowed
 times, after which the image is recorded as failed.  The client counts those restarts from
 the scheduler's ``remove-worker`` events (``Outcome.retried``).
 
-Dask is an optional extra (``pip install 'cvparse[dask]'``); nothing here imports it until
-a cluster is asked for.
+Dask is an optional extra (``pip install 'cvparse[dask]'``): this module is imported only
+for ``--engine dask``, and without Dask everything here that needs a cluster raises
+:class:`DaskMissing` with the install command.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import re
 import tempfile
@@ -46,6 +48,8 @@ SUBMIT_AHEAD = 4
 """Tasks kept submitted per worker thread: enough to keep every thread busy, few enough
 that a corpus of millions of images is never all on the scheduler at once."""
 MIN_IN_FLIGHT = 64
+"""Tasks kept submitted however few threads the cluster has now (an adaptive cluster may
+start with none); also how often, in finished tasks, the thread count is asked again."""
 
 
 class DaskMissing(ImportError):
@@ -127,6 +131,23 @@ class WorkerSetup(WorkerPlugin):
 
         cv2.setNumThreads(1)
         batch.limit_heap()
+
+
+class IgnoreInterrupt(WorkerPlugin):
+    """For the workers of the ``LocalCluster`` started here: Ctrl-C is this process's to
+    handle (it stops the batch and closes the cluster), not a traceback per worker.
+    Workers of a cluster given with ``--scheduler`` keep their own handling."""
+
+    name = "cvparse-ignore-interrupt"
+    idempotent = True
+
+    def setup(self, worker) -> None:
+        import signal
+
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the worker's main thread: leave it as it is
+            pass
 
 
 def parse_task(task: Task) -> Outcome:
@@ -230,9 +251,12 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
                     else os.cpu_count() or 1)
     with distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None,
+                                  # not a warning per worker when it is stopped mid-task
+                                  silence_logs=logging.ERROR,
                                   # its web server on a free port, not the busy 8787
                                   scheduler_kwargs={"dashboard_address": ":0"}) as cluster, \
             distributed.Client(cluster) as client:
+        client.register_plugin(IgnoreInterrupt(), name=IgnoreInterrupt.name)
         yield client
 
 

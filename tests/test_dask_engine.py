@@ -87,6 +87,15 @@ def test_parse_many_local_yields_every_image(tmp_path, monkeypatch):
         list(parse_many([tmp_path], engine="spark"))
 
 
+def test_own_cluster_workers_leave_ctrl_c_to_the_client():
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        dask_engine.IgnoreInterrupt().setup(worker=None)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_summary_counts_retried_images():
     s = BatchSummary([Outcome("a", True, 1.0, retried=2), Outcome("b", True, 1.0)], total=2)
     assert s.retried == 2 and "retried 2 (worker lost)" in s.line(Path("r"))
