@@ -56,6 +56,7 @@ class Outcome:
     seconds: float
     error: str = ""
     text: str = ""
+    """The first requested format's text (``texts`` holds every one)."""
     warnings: tuple[str, ...] = ()
     kind: str = ""
     """Family the image was parsed as."""
@@ -63,6 +64,8 @@ class Outcome:
     """Family ``--kind auto`` picks for it (differs from ``kind`` when one was forced)."""
     outputs: dict[str, dict] = field(default_factory=dict)
     """Files written for it, by name in ``--out``: ``{"bytes", "sha256"}`` each."""
+    texts: dict[str, str] = field(default_factory=dict)
+    """Rendered text per requested format, in request order (one parse, several formats)."""
     retried: int = 0
     """Times the image was started again because the worker parsing it was lost."""
 
@@ -95,9 +98,13 @@ class BatchSummary:
         return sum(o.retried for o in self.outcomes)
 
     def line(self, report: Path) -> str:
-        """The one-line summary printed at the end of a batch."""
-        secs = [o.seconds for o in self.outcomes]
-        mean = sum(secs) / len(secs) if secs else 0.0
+        """The one-line summary printed at the end of a batch.
+
+        Its ``s/image`` is, like the progress line's, wall-clock seconds of this run per
+        image finished (with ``--jobs N`` about 1/N of one image's parse time, which
+        ``report.jsonl`` holds per image).
+        """
+        mean = self.seconds / len(self.outcomes) if self.outcomes else 0.0
         lost = f", retried {self.retried} (worker lost)" if self.retried else ""
         return (f"parsed {self.parsed}, failed {self.failed}, skipped {self.skipped} "
                 f"(already done){lost}; {mean:.2f} s/image, {self.seconds:.1f} s total; "
@@ -110,7 +117,7 @@ class Task:
 
     file: str
     kind: str = "auto"
-    fmt: str = "json"
+    fmt: str | tuple[str, ...] = "json"
     overlay: str | None = None
     stage: str = "all"
 
@@ -165,9 +172,16 @@ def is_empty(doc: Document | None, inventory=None) -> bool:
     return not any(getattr(doc, name, None) for name in ("nodes", "entities", "classes"))
 
 
-def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
+def formats_of(fmt: str | tuple[str, ...]) -> tuple[str, ...]:
+    """One format name or several (a tuple) as a tuple."""
+    return (fmt,) if isinstance(fmt, str) else tuple(fmt)
+
+
+def run_one(path: str, kind: str, fmt: str | tuple[str, ...],
+            overlay_path: str | None = None,
             stage: str = "all") -> Outcome:
-    """Parse one image and render it; every failure becomes an ``Outcome`` with a reason.
+    """Parse one image and render it in each format of ``fmt``; every failure becomes an
+    ``Outcome`` with a reason.
 
     Warnings raised while parsing are collected into the outcome, plus
     ``EMPTY_WARNING`` when the document is empty (a photo, noise, a blank page).
@@ -181,7 +195,7 @@ def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
             from .pipeline import parse
 
             result = parse(path, kind=kind, stage=stage)
-            text = result.to_format(fmt)
+            texts = {f: result.to_format(f) for f in formats_of(fmt)}
         except (ImageError, ValueError, NotImplementedError) as exc:
             return Outcome(path, False, time.perf_counter() - t0, _one_line(exc))
         except Exception as exc:  # noqa: BLE001 - one bad image must not stop a batch
@@ -196,7 +210,8 @@ def run_one(path: str, kind: str, fmt: str, overlay_path: str | None = None,
             except Exception as exc:  # noqa: BLE001 - the document is still good
                 notes.append(f"overlay not written: {type(exc).__name__}: {_one_line(exc)}")
     msgs = [_one_line(w.message) for w in caught] + notes
-    return Outcome(path, True, time.perf_counter() - t0, text=text,
+    return Outcome(path, True, time.perf_counter() - t0, text=next(iter(texts.values())),
+                   texts=texts,
                    warnings=tuple(dict.fromkeys(msgs)), kind=getattr(result, "kind", ""),
                    guessed_kind=getattr(result, "guessed_kind", ""), outputs=outputs)
 
@@ -227,8 +242,8 @@ def _write_text(path: Path, text: str) -> dict:
     return digest(data)
 
 
-def _outputs(img: Path, ext: str, overlay: bool) -> list[str]:
-    names = [img.stem + ext]
+def _outputs(img: Path, exts: list[str], overlay: bool) -> list[str]:
+    names = [img.stem + ext for ext in exts]
     if overlay:
         names.append(img.stem + OVERLAY_SUFFIX)
     return names
@@ -258,14 +273,14 @@ def _read_report(report: Path) -> dict[str, dict]:
     return lines
 
 
-def _done(img: Path, out_dir: Path, ext: str, overlay: bool,
+def _done(img: Path, out_dir: Path, exts: list[str], overlay: bool,
           parsed: dict[str, dict]) -> bool:
     """Whether an earlier run parsed ``img`` and all its outputs are still the files it
     wrote (``parsed``: the last successful report line per stem)."""
     line = parsed.get(img.stem)
     outputs = line.get("outputs") if line else None
     return isinstance(outputs, dict) and all(
-        matches(out_dir / name, outputs.get(name)) for name in _outputs(img, ext, overlay))
+        matches(out_dir / name, outputs.get(name)) for name in _outputs(img, exts, overlay))
 
 
 def _start_report(report: Path, old: dict[str, dict], redo: set[str],
@@ -446,7 +461,8 @@ def _pool_outcomes(pool: WorkerPool, tasks: list[Task], stop: Callable[[], bool]
             yield outcome(key, result)
 
 
-def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int = 1,
+def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str, ...],
+              jobs: int = 1,
               overlay: bool = False, resume: bool = True,
               stream: TextIO | None = None, stage: str = "all",
               engine: Engine | None = None) -> BatchSummary:
@@ -462,7 +478,8 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
     started = time.perf_counter()
     limit_heap()
     out_dir.mkdir(parents=True, exist_ok=True)
-    ext = FORMAT_EXT[fmt]
+    fmts = formats_of(fmt)
+    exts = [FORMAT_EXT[f] for f in fmts]
     summary = BatchSummary(total=len(images))
     todo: list[Path] = []
     clashes: list[Outcome] = []
@@ -474,10 +491,10 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
         if img.stem in stems:
             clashes.append(Outcome(str(img), False, 0.0,
                                    f"same name as {stems[img.stem]}: outputs "
-                                   f"'{img.stem}{ext}' would collide; rename one"))
+                                   f"'{img.stem}{exts[0]}' would collide; rename one"))
             continue
         stems[img.stem] = img
-        if resume and _done(img, out_dir, ext, overlay, parsed):
+        if resume and _done(img, out_dir, exts, overlay, parsed):
             skipped.append(img)
         else:
             todo.append(img)
@@ -491,9 +508,13 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str, jobs: int 
 
     def record(o: Outcome) -> None:
         if o.ok:
-            name = Path(o.file).stem + ext
+            name = ""
             try:
-                o.outputs = {name: _write_text(out_dir / name, o.text), **o.outputs}
+                written = {}
+                for f, text in (o.texts or {fmts[0]: o.text}).items():
+                    name = Path(o.file).stem + FORMAT_EXT[f]
+                    written[name] = _write_text(out_dir / name, text)
+                o.outputs = {**written, **o.outputs}
             except OSError as exc:
                 o = Outcome(o.file, False, o.seconds, f"cannot write {name}: "
                             f"{exc.strerror or exc}", kind=o.kind, guessed_kind=o.guessed_kind,

@@ -262,11 +262,60 @@ def run(task: str, gt_path: str | Path, pred_path: str | Path,
     return report
 
 
+def run_results_file(path: str | Path, question: str | None,
+                     json_path: str | Path | None = None, out: TextIO | None = None) -> dict:
+    """Score a FlowLearn results file (``{"<image>": {"prediction", "reference"}}``, answers
+    and answer keys together) for its question task, named by ``question`` or the file."""
+    from cvparse.metrics import flowlearn_qa
+
+    question = question or flowlearn_qa.question_of(path)
+    if question is None:
+        raise EvalError(path, "cannot tell the FlowLearn task from the file name; give "
+                        f"--question ({', '.join(flowlearn_qa.QUESTIONS)})")
+    try:
+        items = flowlearn_qa.read_results(path)
+    except flowlearn_qa.ResultsError as exc:
+        raise EvalError(path, str(exc).split(": ", 1)[-1]) from None
+    report = flowlearn_qa.score_results(items, question)
+    cells = "  ".join(f"{k} {_cell(v)}" for k, v in report["summary"].items())
+    print(f"task: flowlearn ({question}), {Path(path).name}\n{cells}",
+          file=out if out is not None else sys.stdout)
+    if json_path is not None:
+        try:
+            Path(json_path).write_text(json.dumps(json_safe(report), indent=2,
+                                                  ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise EvalError(json_path, exc.strerror or str(exc)) from None
+    return report
+
+
+def _is_results_file(path: str) -> bool:
+    """A JSON file in FlowLearn's own results layout (checked from its content)."""
+    from cvparse.metrics.flowlearn_qa import is_results_layout
+
+    p = Path(path)
+    if not p.is_file() or p.suffix != ".json":
+        return False
+    text = _read_text(p, MAX_JSONL_BYTES)  # EvalError when over the limit or unreadable
+    try:
+        return is_results_layout(loads(text))
+    except json.JSONDecodeError:
+        return False
+    except TooComplex as exc:
+        raise EvalError(p, str(exc)) from None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``cvparse eval`` options to ``parser``."""
     parser.add_argument("--task", required=True, choices=TASKS, help="benchmark task")
-    parser.add_argument("--gt", required=True, help="ground truth: directory or JSONL file")
-    parser.add_argument("--pred", required=True, help="predictions: directory or JSONL file")
+    parser.add_argument("--gt", help="ground truth: directory or JSONL file (not needed for "
+                        "a FlowLearn results file, which holds the answer keys)")
+    parser.add_argument("--pred", required=True, help="predictions: directory or JSONL file, "
+                        "or for flowlearn one of the benchmark's results files "
+                        '({"<image>": {"prediction", "reference"}})')
+    parser.add_argument("--question", choices=("mermaid", "num_nodes", "num_arrows", "ocr",
+                                               "true_false", "description"),
+                        help="FlowLearn task of a results file (default: from its name)")
     parser.add_argument("--json", dest="json_path", default=None,
                         help="also write the full report (summaries, per image) here")
 
@@ -274,7 +323,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Run ``cvparse eval``; an unreadable input prints one error line and returns 2."""
     try:
-        run(args.task, args.gt, args.pred, json_path=args.json_path)
+        if args.task == "flowlearn" and args.gt is None and _is_results_file(args.pred):
+            run_results_file(args.pred, args.question, json_path=args.json_path)
+        elif args.gt is None:
+            raise EvalError("--gt", "required (only a FlowLearn results file brings its own "
+                            "answer keys)")
+        else:
+            run(args.task, args.gt, args.pred, json_path=args.json_path)
     except EvalError as exc:
         print(printable(f"cvparse: error: {exc.path}: {exc.reason}"), file=sys.stderr)
         return 2

@@ -15,13 +15,11 @@ from .connectors.markers import classify_ends
 from .connectors.trace import connector_mask, marker_mask, trace_connectors
 from .image import load_image
 from .model import Document
+from .options import KINDS, STAGES
 from .primitives.elements import Inventory
 from .primitives.inventory import build_inventory
 from .primitives.paper import strong_ink
 
-KINDS = ("auto", "flowchart", "topology", "er", "uml")
-STAGES = ("all", "nodes")
-"""``nodes`` stops after perception: the inventory of shapes and text, no connectors."""
 
 
 @dataclass
@@ -51,11 +49,12 @@ class ParseResult:
 
     def to_format(self, fmt: str) -> str:
         """The document in an export format (json, mermaid, plantuml, sql, dot, graphml,
-        drawio); ``ValueError`` if the format does not fit the diagram family."""
+        drawio), as file text ending in a newline; ``ValueError`` if the format does not
+        fit the diagram family (:data:`cvparse.export.formats.FAMILIES`)."""
         if self.document is None and fmt != "json":
             raise ValueError("only json output exists for the nodes stage")
         if fmt == "json":
-            return self.to_json()
+            return self.to_json() + "\n"
         from .export import formats
 
         return formats.export(self.document, fmt)

@@ -127,10 +127,29 @@ class WorkerPool:
         return [w.key for w in self._workers if w.key is not None]
 
     def _assign(self, w: _Worker) -> bool:
-        if not self._pending:
-            return False
-        w.give(*self._pending.popleft())
-        return True
+        """Give ``w`` the next task; a worker that died before taking it is replaced
+        (the task goes to the fresh one).  False when nothing is left."""
+        while self._pending:
+            task = self._pending.popleft()
+            try:
+                w.give(*task)
+                return True
+            except OSError:  # its end of the pipe is gone: the worker died idle
+                w.key = None
+                self._pending.appendleft(task)
+                self._workers.remove(w)
+                self._end(w)
+                w = _Worker(self._ctx, self.fn, self.init)
+                self._workers.append(w)
+        return False
+
+    @staticmethod
+    def _end(w: _Worker) -> None:
+        w.conn.close()
+        w.proc.join(STOP_GRACE)
+        if w.proc.is_alive():
+            w.proc.kill()
+            w.proc.join()
 
     def run(self, tasks: Iterable[tuple[Any, tuple]],
             stop: Callable[[], bool] = lambda: False,
@@ -167,16 +186,11 @@ class WorkerPool:
                 raise EOFError
             key, result = w.conn.recv()
         except (EOFError, OSError):
-            key, result = w.key, None
-            w.proc.join(STOP_GRACE)
-            if w.proc.is_alive():  # closed its pipe but lives on: end it
-                w.proc.kill()
-                w.proc.join()
-            died = Died(death_cause(w.proc.exitcode))
-            w.conn.close()
+            key = w.key
             self._workers.remove(w)
+            self._end(w)  # a worker that closed its pipe but lives on is killed
             w.key = None
-            yield key, died
+            yield key, Died(death_cause(w.proc.exitcode))
             if self._pending:
                 fresh = _Worker(self._ctx, self.fn, self.init)
                 self._workers.append(fresh)
@@ -192,12 +206,8 @@ class WorkerPool:
             w.conn.send(None)
         except OSError:
             pass
-        w.conn.close()
         self._workers.remove(w)
-        w.proc.join(STOP_GRACE)
-        if w.proc.is_alive():
-            w.proc.kill()
-            w.proc.join()
+        self._end(w)
 
     def stop(self) -> None:
         """End every worker now: SIGTERM, then SIGKILL after ``STOP_GRACE`` seconds."""

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from cvparse import evaluate
+from cvparse.metrics import TASKS
 
 
 def topo_doc(edges, subset=None):
@@ -170,7 +171,7 @@ def _one_error_line(capsys) -> str:
     return err.strip()
 
 
-@pytest.mark.parametrize("task", ["flowlearn", "er", "topology", "uml"])
+@pytest.mark.parametrize("task", TASKS)
 @pytest.mark.parametrize("where", ["pred", "gt"])
 def test_deeply_nested_json_is_one_error_line(tmp_path, capsys, task, where):
     gt, pred = write_dirs(tmp_path)
@@ -211,9 +212,9 @@ def test_huge_raw_text_is_refused_quickly(tmp_path, capsys):
 
     gt, pred = write_dirs(tmp_path)
     (pred / "img2.txt").write_text("A --> B\n" * 250_000)  # 2 MB of Mermaid-looking text
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: the machine may be shared
     assert cli(["--task", "flowlearn", "--gt", str(gt), "--pred", str(pred)]) == 2
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
     line = _one_error_line(capsys)
     assert line == (f"cvparse: error: {pred / 'img2.txt'}: raw text of 2,000,000 characters "
                     "(limit 1,000,000)")

@@ -31,10 +31,22 @@ def dark_ink(inv: Inventory) -> np.ndarray:
 def class_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
     """Rectangles with straight sides big enough to hold a class name (shadows ignored).
 
+    Boxes are looked for in the strong ink first, which leaves drop shadows out.  Borders
+    drawn in a grey much lighter than the text (current PlantUML: grey sides, black
+    names) fall out of the strong ink too, so boxes found in all the ink are added where
+    they overlap no box found already (a shadowed box's outline with its shadow does).
     ``dark`` is the page's strong ink when the caller has it already.
     """
     dark = dark_ink(inv) if dark is None else dark
-    return find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
+    boxes = find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
+    if dark is inv.ink:
+        return boxes
+    return boxes + [b for b in find_boxes(inv.ink, inv.scale.stroke, inv.scale.text_height)
+                    if not any(_overlaps(b.bbox, k.bbox) for k in boxes)]
+
+
+def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _within(rect: tuple[int, int, int, int], inset: int) -> tuple[int, int, int, int]:

@@ -1,9 +1,11 @@
 """Graph documents and ER schemas as Graphviz DOT.
 
 A graph becomes a ``digraph`` (``dir=none`` for an undirected edge, ``dir=both`` when it has
-heads at both ends); an ER schema becomes an undirected ``graph`` in Chen notation.  Node ids
-are generated (``n1``, ``e1``, ``a1_2``...), so any label is safe; labels are escaped for
-DOT strings or, for underlined primary keys, HTML labels.  Node positions are not written:
+heads at both ends); an ER schema becomes an undirected ``graph`` in Chen notation.  A
+graph's node ids are the document's own, quoted (``"n1"``), so a DOT node is found by its
+JSON id; an ER drawing's ids are generated (``e1``, ``a1_2``...), as its ellipses and
+diamonds have none.  Labels are escaped for DOT strings or, for underlined primary keys,
+HTML labels.  Node positions are not written:
 Graphviz lays the drawing out again.
 """
 
@@ -52,7 +54,7 @@ def _attrs(attrs: dict[str, str]) -> str:
 
 
 def _graph_dot(graph: Graph) -> list[str]:
-    ids = {n.id: f"n{i + 1}" for i, n in enumerate(graph.nodes)}
+    ids = {n.id: quote(n.id) for n in graph.nodes}
     lines = [f"digraph {quote(graph.kind)} {{", "  node [fontsize=12];"]
     for n in graph.nodes:
         attrs = {"label": n.label, **_SHAPES.get(n.shape, _SHAPES["other"])}
@@ -62,7 +64,7 @@ def _graph_dot(graph: Graph) -> list[str]:
     for e in graph.edges:
         for end in (e.source, e.target):  # tolerate a dangling reference: declare it
             if end not in ids:
-                ids[end] = f"n{len(ids) + 1}"
+                ids[end] = quote(end)
                 lines.append(f"  {ids[end]}{_attrs({'label': end, 'shape': 'box'})};")
         attrs = dict(_EDGE_STYLES.get(e.style, {}))
         at_source, at_target = arrowheads(e)

@@ -15,7 +15,14 @@ input image's pixels, so the redrawing lies where the original was:
 
 Anything without a position goes on a simple grid below the positioned content.  A name a
 relation or edge uses but the document does not declare gets a vertex of its own, so every
-edge joins existing vertices.  Cell ids are ``v<k>`` and ``e<k>`` in document order.
+edge joins existing vertices.
+
+The file is also meant to be read back (:mod:`.drawio_read`, ``cvparse convert``) after a
+person has corrected it, so it keeps what the drawing cannot show: a graph node's cell id
+is its document id (edges and ER/UML cells are ``e<k>``/``v<k>``), and style keys that
+diagrams.net keeps but does not draw mark an edge's ``type`` (``cvparseType``), a position
+cvparse made up (``cvparseGrid=1``), a vertex drawn only because a relation names it
+(``cvparseRef=1``) and the ``other`` shape (``cvparseShape=other``).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import html
 import math
 import xml.etree.ElementTree as ET
 from typing import Any
+from urllib.parse import quote
 
 from ..model import Entity, ERSchema, Graph, IsA, UMLModel
 from ._ends import arrowheads
@@ -45,8 +53,14 @@ _NODE_STYLES = {
     "triangle": "triangle;direction=north;whiteSpace=wrap;html=1;",
     "icon": "rounded=0;dashed=1;whiteSpace=wrap;html=1;",
     "text": "text;strokeColor=none;fillColor=none;align=center;verticalAlign=middle;html=1;",
-    "other": "rounded=0;whiteSpace=wrap;html=1;",
+    "other": "rounded=0;whiteSpace=wrap;html=1;cvparseShape=other;",
 }
+GRID = "cvparseGrid=1;"
+"""Style key of a vertex cvparse placed on its grid (the document gives no position)."""
+REF = "cvparseRef=1;"
+"""Style key of a vertex drawn only because a relation names it (not declared)."""
+RESERVED_IDS = ("0", "1")
+"""Cell ids of the root and the default layer."""
 _LINE_STYLES = {"solid": "", "dashed": "dashed=1;", "dotted": "dashed=1;dashPattern=1 3;",
                 "bold": "strokeWidth=3;"}
 _EDGE_BASE = "edgeStyle=none;rounded=0;html=1;"
@@ -130,9 +144,11 @@ class _Drawing:
         self.n_vertices = 0
         self.n_edges = 0
 
-    def vertex(self, label: str, style: str, box: Box) -> str:
+    def vertex(self, label: str, style: str, box: Box, cid: str | None = None) -> str:
+        """A vertex; ``cid`` (a graph node's own id) when it is free, else ``v<k>``."""
         self.n_vertices += 1
-        cid = f"v{self.n_vertices}"
+        if cid is None or cid in RESERVED_IDS or cid in self.boxes:
+            cid = self._free("v", self.n_vertices)
         cell = ET.SubElement(self.root, "mxCell", id=cid, value=label, style=style,
                              vertex="1", parent="1")
         x1, y1, x2, y2 = box
@@ -145,7 +161,7 @@ class _Drawing:
              points: list[tuple[float, float]] | None = None) -> str:
         """An edge; ``points`` is the whole polyline, its interior becomes the waypoints."""
         self.n_edges += 1
-        cid = f"e{self.n_edges}"
+        cid = self._free("e", self.n_edges)
         cell = ET.SubElement(self.root, "mxCell", id=cid, value=label, style=style, edge="1",
                              parent="1", source=source, target=target)
         geo = ET.SubElement(cell, "mxGeometry", relative="1", **{"as": "geometry"})
@@ -155,6 +171,12 @@ class _Drawing:
             for x, y in inner:
                 ET.SubElement(arr, "mxPoint", x=_num(x), y=_num(y))
         return cid
+
+    def _free(self, prefix: str, k: int) -> str:
+        taken = {c.get("id") for c in self.root}
+        while f"{prefix}{k}" in taken:
+            k += 1
+        return f"{prefix}{k}"
 
     def extent(self) -> tuple[float, float]:
         if not self.boxes:
@@ -176,15 +198,19 @@ def _draw_graph(graph: Graph, d: _Drawing, page_width: float) -> None:
         style = _NODE_STYLES.get(n.shape, _NODE_STYLES["other"])
         if n.extra.get("double") and n.shape in ("rect", "other"):
             style = "shape=ext;double=1;margin=3;" + style
-        ids[n.id] = d.vertex(_text(n.label), style, _box(n.bbox) or grid.place(120, 60))
+        box = _box(n.bbox)
+        ids[n.id] = d.vertex(_text(n.label), style + ("" if box else GRID),
+                             box or grid.place(120, 60), cid=n.id)
     for e in graph.edges:
         for end in (e.source, e.target):
             if end not in ids:
-                ids[end] = d.vertex(_text(end), _NODE_STYLES["other"], grid.place(120, 60))
+                ids[end] = d.vertex(_text(end), _NODE_STYLES["other"] + GRID + REF,
+                                    grid.place(120, 60))
         at_source, at_target = arrowheads(e)
         style = (_EDGE_BASE + _LINE_STYLES.get(e.style, "")
                  + ("endArrow=block;endFill=1;" if at_target else "endArrow=none;")
-                 + ("startArrow=block;startFill=1;" if at_source else "startArrow=none;"))
+                 + ("startArrow=block;startFill=1;" if at_source else "startArrow=none;")
+                 + (f"cvparseType={quote(e.type, safe='')};" if e.type else ""))
         d.edge(ids[e.source], ids[e.target], style, _text(e.label), _points(e.extra.get("points")))
 
 
@@ -244,7 +270,8 @@ def _draw_er(schema: ERSchema, d: _Drawing, page_width: float) -> None:
             if box is None:  # room for its attribute ring inside the grid cell
                 cell = grid.place(360, 260)
                 box = (cell[0] + 120, cell[1] + 105, cell[0] + 240, cell[1] + 155)
-            ids[name] = d.vertex(_text(name), _WEAK_ENTITY if e and e.weak else _ENTITY, box)
+            style = _WEAK_ENTITY if e and e.weak else _ENTITY
+            ids[name] = d.vertex(_text(name), style + ("" if e is not None else REF), box)
             if e is not None:
                 _draw_attributes(d, ids[name], e.attributes, e)
         return ids[name]
@@ -301,10 +328,12 @@ def _draw_uml(model: UMLModel, d: _Drawing, page_width: float) -> None:
     ids: dict[str, str] = {}
 
     def place(name: str, attributes: list[str], methods: list[str], stereotype: str,
-              bbox: Any) -> str:
+              bbox: Any, declared: bool = True) -> str:
         h = 40 + 18 * (len(attributes) + len(methods))
-        box = _box(bbox) or grid.place(160, h)
-        return d.vertex(_class_label(name, attributes, methods, stereotype), _CLASS, box)
+        box = _box(bbox)
+        style = _CLASS + ("" if box else GRID) + ("" if declared else REF)
+        return d.vertex(_class_label(name, attributes, methods, stereotype), style,
+                        box or grid.place(160, h))
 
     for c in model.classes:
         cid = place(c.name, c.attributes, c.methods, str(c.extra.get("stereotype", "")).lower(),
@@ -313,7 +342,7 @@ def _draw_uml(model: UMLModel, d: _Drawing, page_width: float) -> None:
     for r in model.relations:
         for end in (r.source, r.target):
             if end not in ids:
-                ids[end] = place(end, [], [], "", None)
+                ids[end] = place(end, [], [], "", None, declared=False)
         style = _EDGE_BASE + _UML_ENDS[r.type]
         if r.type == "association" and r.extra.get("directed") is False:
             style = _EDGE_BASE + "endArrow=none;"
@@ -345,8 +374,8 @@ def to_drawio(doc: Graph | ERSchema | UMLModel, width: int | None = None,
         raise TypeError(f"to_drawio needs a Graph, ERSchema or UMLModel, not "
                         f"{type(doc).__name__}")
     ext_w, ext_h = d.extent()
-    page_w = width or max(page_w or 0, ext_w + 20)
-    page_h = height or max(page_h or 0, ext_h + 20)
+    page_w = width or page_w or ext_w + 20  # the image's size when known: read back as such
+    page_h = height or page_h or ext_h + 20
     mxfile = ET.Element("mxfile", host="cvparse", type="device")
     diagram = ET.SubElement(mxfile, "diagram", id="cvparse-1", name=doc.kind)
     model = ET.SubElement(diagram, "mxGraphModel", dx="0", dy="0", grid="1", gridSize="10",

@@ -4,22 +4,39 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..model import Document, ERSchema, Graph, UMLModel
+from ..model import DOC_KINDS, GRAPH_KINDS, Document
 
 FORMATS = ("json", "mermaid", "plantuml", "sql", "dot", "graphml", "drawio")
 """Every implemented output format (``cvparse parse --format``)."""
 
-_ACCEPTS: dict[str, tuple[type, ...]] = {
-    "json": (Graph, ERSchema, UMLModel),
-    "mermaid": (Graph,),
-    "plantuml": (UMLModel,),
-    "sql": (ERSchema,),
-    "dot": (Graph, ERSchema),
-    "graphml": (Graph,),
-    "drawio": (Graph, ERSchema, UMLModel),
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "json": DOC_KINDS,
+    "mermaid": DOC_KINDS,
+    "plantuml": ("er", "uml"),
+    "sql": ("er",),
+    "dot": GRAPH_KINDS + ("er",),
+    "graphml": GRAPH_KINDS,
+    "drawio": DOC_KINDS,
 }
-_KIND_NAMES = {Graph: "a flowchart or topology diagram", ERSchema: "an ER diagram",
-               UMLModel: "a UML class diagram"}
+"""The format x family table: the document kinds each format can hold (docs/formats.md
+prints the same table; a test keeps the two equal)."""
+
+_FAMILY_NAMES = ((GRAPH_KINDS, "a flowchart or topology diagram"), (("er",), "an ER diagram"),
+                 (("uml",), "a UML class diagram"))
+
+
+def refusal(fmt: str, kind: str) -> str | None:
+    """Why ``fmt`` cannot hold a document of ``kind``, or None when it can.
+
+    The command line asks this before parsing when ``--kind`` names a family, so an
+    impossible pair costs no parse.
+    """
+    if fmt not in FORMATS:
+        return f"format {fmt!r} is not supported (available: {', '.join(FORMATS)})"
+    if kind in FAMILIES[fmt]:
+        return None
+    needs = " or ".join(name for kinds, name in _FAMILY_NAMES if set(kinds) <= set(FAMILIES[fmt]))
+    return f"format {fmt} needs {needs}, not {kind}"
 
 
 def _writer(fmt: str) -> Callable[[Document], str]:
@@ -48,10 +65,7 @@ def _writer(fmt: str) -> Callable[[Document], str]:
 def export(doc: Document, fmt: str) -> str:
     """The document as ``fmt`` text; ValueError for an unknown format or one that cannot
     hold this kind of document (e.g. ``sql`` of a flowchart)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"format {fmt!r} is not supported (available: {', '.join(FORMATS)})")
-    accepted = _ACCEPTS[fmt]
-    if not isinstance(doc, accepted):
-        needs = " or ".join(_KIND_NAMES[t] for t in accepted)
-        raise ValueError(f"format {fmt} needs {needs}, not {doc.kind}")
+    why = refusal(fmt, doc.kind)
+    if why:
+        raise ValueError(why)
     return _writer(fmt)(doc)

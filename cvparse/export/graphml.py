@@ -3,12 +3,16 @@
 Key ids are networkx's ``d0``, ``d1``... (names would collide: nodes and edges both have a
 ``label``); the key's ``attr.name`` carries the name.
 
-The graph is a ``MultiDiGraph`` with one GraphML edge per document edge, in document order,
-so two connectors between the same nodes stay two edges.  An undirected edge is *not*
-expanded into two reciprocal edges: it is one edge with ``directed=false`` (the FORMATS.md
-form; a consumer that wants the Knossos canonical form expands it).  GraphML has no list
-type, so ``bbox`` is the string ``"x1,y1,x2,y2"`` and ``points`` (the traced polyline, when
-present) ``"x,y x,y ..."``.  Graph attributes: ``kind`` and, when known, ``width``/``height``.
+One GraphML edge per document edge, in document order, so two connectors between the same
+nodes stay two edges.  Direction is written as GraphML defines a mixed graph: the graph's
+``edgedefault`` is ``undirected`` when no edge is directed, else ``directed``, and every
+edge carries its own ``directed="true|false"`` attribute (plus the ``directed`` data key,
+for readers that only see data).  networkx reads an all-directed file as a
+``MultiDiGraph`` and an all-undirected one as a ``MultiGraph``; it has no mixed graph
+type and refuses a mixed file (``NetworkXError``) rather than reading it one-way.  GraphML
+has no list type, so ``bbox`` is the string ``"x1,y1,x2,y2"`` and ``points`` (the traced
+polyline, when present) ``"x,y x,y ..."``.  Graph attributes: ``kind`` and, when known,
+``width``/``height``.
 """
 
 from __future__ import annotations
@@ -46,4 +50,9 @@ def to_graphml(graph: Graph) -> str:
     for data in writer.xml.iter("data"):  # xsd:boolean is true/false; networkx writes True
         if data.get("key") in booleans:
             data.text = data.text.lower()
+    any_directed = any(e.directed for e in graph.edges)
+    for element in writer.xml.iter("graph"):
+        element.set("edgedefault", "directed" if any_directed else "undirected")
+    for element, e in zip(writer.xml.iter("edge"), graph.edges):
+        element.set("directed", "true" if e.directed else "false")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + str(writer) + "\n"

@@ -1,4 +1,5 @@
-"""Graph documents as Mermaid flowcharts (the FORMATS.md dialect).
+"""Documents as Mermaid: graphs as flowcharts (the FORMATS.md dialect), ER schemas as
+``erDiagram`` (:mod:`.mermaid_er`), UML models as ``classDiagram`` (:mod:`.mermaid_uml`).
 
 ``cvparse.metrics.mermaid.parse_mermaid(to_mermaid(g))`` gives back the nodes (ids, texts,
 shapes) and the links (ends, style, label, kind) of ``g``; tests/metrics/test_mermaid.py
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Edge, Graph
+from ..model import Document, Edge, ERSchema, Graph, UMLModel
 
 DIRECTIONS = ("TB", "TD", "BT", "RL", "LR")
 
@@ -79,7 +80,19 @@ def _mermaid_ids(node_ids: list[str]) -> dict[str, str]:
     return out
 
 
-def to_mermaid(graph: Graph, direction: str | None = None) -> str:
+def to_mermaid(doc: Document, direction: str | None = None) -> str:
+    """Mermaid text of any document: a flowchart, an ``erDiagram`` or a ``classDiagram``
+    (``direction`` applies to flowcharts)."""
+    if isinstance(doc, ERSchema):
+        from .mermaid_er import to_mermaid_er
+        return to_mermaid_er(doc)
+    if isinstance(doc, UMLModel):
+        from .mermaid_uml import to_mermaid_uml
+        return to_mermaid_uml(doc)
+    return to_mermaid_flowchart(doc, direction)
+
+
+def to_mermaid_flowchart(graph: Graph, direction: str | None = None) -> str:
     """Write ``graph`` as a Mermaid flowchart (FORMATS.md dialect), one statement per line.
 
     ``direction`` (default: ``graph.extra["direction"]``, else ``TB``) must be one of

@@ -1,4 +1,4 @@
-"""UML models as PlantUML class diagrams.
+"""UML models as PlantUML class diagrams (ER schemas go to IE entities, :mod:`.plantuml_er`).
 
 Relations follow the FORMATS.md convention table, so ``cvparse.metrics.uml.load`` reads the
 text back to the same typed, directed relations.  Names PlantUML cannot take bare (spaces,
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import UMLClass, UMLModel, UMLRelation
+from ..model import ERSchema, UMLClass, UMLModel, UMLRelation
 
 _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 _ARROWS = {
@@ -52,8 +52,12 @@ def _relation_line(r: UMLRelation) -> str:
     return f"{line} : {label}" if label else line
 
 
-def to_plantuml(model: UMLModel) -> str:
-    """PlantUML text (``@startuml`` ... ``@enduml``): class blocks, then one line per relation."""
+def to_plantuml(model: UMLModel | ERSchema) -> str:
+    """PlantUML text (``@startuml`` ... ``@enduml``): for UML class blocks, then one line per
+    relation; for an ER schema its IE entity diagram."""
+    if isinstance(model, ERSchema):
+        from .plantuml_er import to_plantuml_er
+        return to_plantuml_er(model)
     lines = ["@startuml", "set namespaceSeparator none"]
     for c in model.classes:
         lines.extend(_class_lines(c))

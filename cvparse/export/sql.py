@@ -17,8 +17,9 @@ Mapping (every column is ``TEXT``: a diagram draws no types):
   the relationship with an FK to every participant, all FK columns forming the key.
 * a name used by a relationship but absent from ``entities`` becomes an attribute-less table.
 
-Identifiers are double-quoted when not plain or when reserved; names are made unique
-case-insensitively (a clash gets a prefix, then ``_2``, ``_3``...).  Tables are emitted in
+Identifiers are double-quoted when not plain or when reserved, cut to PostgreSQL's 63
+bytes, and made unique case-insensitively after the cut (a clash gets a prefix, then
+``_2``, ``_3``...).  Tables are emitted in
 document order, moved after the tables they reference (a reference cycle keeps document
 order).  The output is deterministic.
 """
@@ -57,17 +58,30 @@ def _clean(name: str, fallback: str) -> str:
     return " ".join(name.split()) or fallback
 
 
+MAX_IDENTIFIER_BYTES = 63
+"""PostgreSQL keeps the first 63 bytes of an identifier (NAMEDATALEN - 1) and drops the
+rest, so two long names sharing those bytes would be one name there."""
+
+
+def _fit(name: str, suffix: str = "") -> str:
+    """``name`` cut to fit ``MAX_IDENTIFIER_BYTES`` of UTF-8 with ``suffix`` after it."""
+    room = MAX_IDENTIFIER_BYTES - len(suffix.encode())
+    return name.encode()[:room].decode("utf-8", "ignore") + suffix
+
+
 def _fresh(candidates: list[str], taken: set[str]) -> str:
-    """The first candidate not in ``taken`` (case-insensitive), else the last one numbered."""
-    for c in candidates:
+    """The first candidate not in ``taken`` (case-insensitive), else the last one numbered;
+    every name is cut to PostgreSQL's identifier length first, so what is unique here is
+    unique there."""
+    for c in map(_fit, candidates):
         if c.casefold() not in taken:
             taken.add(c.casefold())
             return c
     base, k = candidates[-1], 2
-    while f"{base}_{k}".casefold() in taken:
+    while _fit(base, f"_{k}").casefold() in taken:
         k += 1
-    taken.add(f"{base}_{k}".casefold())
-    return f"{base}_{k}"
+    taken.add(_fit(base, f"_{k}").casefold())
+    return _fit(base, f"_{k}")
 
 
 @dataclass

@@ -64,6 +64,7 @@ def _covers(seg: Segment, a: float, b: float, tol: float) -> bool:
 def find_boxes(ink: np.ndarray, stroke: float, text_height: float) -> list[Box]:
     """Rectangles whose four sides are drawn as straight lines, with their separators."""
     tol = 2 * stroke + 2
+    corner = max(tol, 0.5 * text_height)
     horiz = line_segments(ink, int(round(text_height)), horizontal=True)
     vert = line_segments(ink, int(round(1.2 * text_height)), horizontal=False)
     boxes: list[Box] = []
@@ -82,8 +83,17 @@ def find_boxes(ink: np.ndarray, stroke: float, text_height: float) -> list[Box]:
             tops = [h for h in horiz if abs(h.pos - top) <= tol and _covers(h, x1, x2, tol)]
             bottoms = [h for h in horiz if abs(h.pos - bottom) <= tol
                        and _covers(h, x1, x2, tol)]
+            # rounded corners: the sides stop a radius short of the top and bottom lines,
+            # which are as much shorter at both ends
+            tops = tops or [h for h in horiz if top - corner <= h.pos < top - 1
+                            and _covers(h, x1, x2, tol + top - h.pos)]
+            bottoms = bottoms or [h for h in horiz if bottom + 1 < h.pos <= bottom + corner
+                                  and _covers(h, x1, x2, tol + h.pos - bottom)]
             if not tops or not bottoms:
                 continue
+            # the box reaches to its lines, not to where its straight sides start
+            top = min(top, min(h.pos for h in tops))
+            bottom = max(bottom, max(h.pos for h in bottoms))
             seps = sorted(h.pos for h in horiz if top + tol < h.pos < bottom - tol
                           and _covers(h, x1, x2, tol))
             merged: list[float] = []

@@ -97,3 +97,23 @@ def test_arrowhead_pointing_into_the_box_is_not_a_half_diamond():
     # a bare line end
     ext, cnt = _end_profile(lambda d: None)
     assert _half_diamond(ext, cnt, STROKE) is None
+
+
+def test_class_box_with_light_grey_sides_and_black_name_is_found():
+    # current PlantUML: 1 px mid-grey rounded sides, names in black; the sides are far
+    # lighter than the text, so they are not in the page's strong ink
+    from PIL import ImageFont
+
+    from cvparse.pipeline import parse
+
+    img = Image.new("RGB", (220, 150), "white")
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((40, 20, 180, 120), radius=5, fill=(241, 241, 241),
+                        outline=(133, 133, 133), width=1)
+    d.line((40, 52, 180, 52), fill=(133, 133, 133))
+    d.line((40, 86, 180, 86), fill=(133, 133, 133))
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 16)
+    d.text((84, 27), "Store", fill="black", font=font)
+    d.text((48, 60), "color: String", fill="black", font=font)
+    model = parse(np.asarray(img), kind="uml").document
+    assert [c.name for c in model.classes] == ["Store"]

@@ -3,28 +3,16 @@ metric, and hold the measured accuracy (regression floors a little below what
 `python -m benchmarks.accuracy --split test` measures; the issue targets are higher and are
 tracked by the benchmark scripts, not here)."""
 
-import json
-from pathlib import Path
-
 import pytest
 
 from cvparse.metrics import er, flowlearn, topology, uml
-from cvparse.pipeline import parse
-
-ROOT = Path(__file__).resolve().parents[2] / "fixtures"
 
 
-def _score(family, task, kind):
-    folder = ROOT / family / "test"
+def _score(predictions, family, task, kind):
     rows = []
-    for gt_path in sorted(folder.glob("*.json")):
-        if gt_path.name == "manifest.json":
-            continue
-        image = next(p for p in folder.glob(gt_path.stem + ".*") if p.suffix != ".json")
-        gt = json.loads(gt_path.read_text())
-        pred = parse(image, kind=kind).document.to_dict()
+    for image, gt, doc in predictions(family, kind):
         g, _ = task.load(gt)
-        p, ok = task.load(pred)
+        p, ok = task.load(doc.to_dict())
         assert ok, image
         row = task.score(g, p)
         row["subset"] = gt.get("subset")
@@ -33,13 +21,13 @@ def _score(family, task, kind):
 
 
 @pytest.fixture(scope="module")
-def flow_rows():
-    return _score("flowchart", flowlearn, "flowchart")
+def flow_rows(test_set_predictions):
+    return _score(test_set_predictions, "flowchart", flowlearn, "flowchart")
 
 
 @pytest.fixture(scope="module")
-def uml_rows():
-    return _score("uml", uml, "uml")
+def uml_rows(test_set_predictions):
+    return _score(test_set_predictions, "uml", uml, "uml")
 
 
 def test_flowchart_word_subset(flow_rows):
@@ -63,13 +51,13 @@ def test_uml_all_conditions(uml_rows):
 
 
 @pytest.fixture(scope="module")
-def er_rows():
-    return _score("er", er, "er")
+def er_rows(test_set_predictions):
+    return _score(test_set_predictions, "er", er, "er")
 
 
 @pytest.fixture(scope="module")
-def topology_rows():
-    return _score("topology", topology, "topology")
+def topology_rows(test_set_predictions):
+    return _score(test_set_predictions, "topology", topology, "topology")
 
 
 def test_er_all_tiers(er_rows):

@@ -8,8 +8,9 @@ import pytest
 
 from cvparse.export.dot import quote, to_dot
 
-_NODE = re.compile(r"^\s*(\w+)\s*(?:\[.*\])?;$")
-_EDGE = re.compile(r"^\s*(\w+)\s*(--|->)\s*(\w+)\s*(?:\[.*\])?;$")
+_ID = r'(\w+|"(?:[^"\\]|\\.)*")'
+_NODE = re.compile(rf"^\s*{_ID}\s*(?:\[.*\])?;$")
+_EDGE = re.compile(rf"^\s*{_ID}\s*(--|->)\s*{_ID}\s*(?:\[.*\])?;$")
 
 
 def _structure(text: str) -> tuple[set[str], list[tuple[str, str]]]:
@@ -60,8 +61,8 @@ def test_graph_dot_declares_every_node_it_uses(graph):
 def test_graph_dot_maps_shapes_styles_and_heads(graph):
     lines = to_dot(graph).splitlines()
     node = {ln.split(" [")[0].strip(): ln for ln in lines if "label=" in ln and "->" not in ln}
-    assert 'shape="diamond"' in node["n4"] and 'shape="cylinder"' in node["n9"]
-    assert 'style="rounded"' in node["n2"] and 'shape="plaintext"' in node["n12"]
+    assert 'shape="diamond"' in node['"n4"'] and 'shape="cylinder"' in node['"n9"']
+    assert 'style="rounded"' in node['"n2"'] and 'shape="plaintext"' in node['"n12"']
     edges = [ln for ln in lines if "->" in ln]
     assert "dir" not in edges[0] and 'style="dashed"' in edges[1]
     assert 'dir="both"' in edges[2] and 'style="dotted"' in edges[2]
@@ -109,3 +110,16 @@ def test_graphviz_renders_it(which, request):
                          timeout=60)
     assert out.returncode == 0 and not out.stderr, out.stderr
     assert "<svg" in out.stdout
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz not installed")
+def test_graphviz_sees_the_documents_node_ids(graph):
+    import json
+
+    out = subprocess.run(["dot", "-Tjson"], input=to_dot(graph), text=True,
+                         capture_output=True, timeout=60, check=True)
+    drawn = json.loads(out.stdout)
+    assert sorted(o["name"] for o in drawn["objects"]) == sorted(n.id for n in graph.nodes)
+    names = {i: o["name"] for i, o in enumerate(drawn["objects"])}
+    assert [(names[e["tail"]], names[e["head"]]) for e in drawn["edges"]] == [
+        (e.source, e.target) for e in graph.edges]

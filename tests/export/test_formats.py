@@ -21,7 +21,8 @@ def test_formats_lists_every_writer():
                                        ("dot", "schema"), ("graphml", "graph"),
                                        ("drawio", "graph"), ("drawio", "schema"),
                                        ("drawio", "uml"), ("sql", "schema"),
-                                       ("plantuml", "uml")])
+                                       ("plantuml", "uml"), ("plantuml", "schema"),
+                                       ("mermaid", "schema"), ("mermaid", "uml")])
 def test_dispatch_reaches_the_writer(fmt, kind, request):
     import importlib
 
@@ -40,8 +41,9 @@ def test_json_round_trips(kind, request):
 
 @pytest.mark.parametrize("fmt, kind, message", [
     ("sql", "graph", "format sql needs an ER diagram, not topology"),
-    ("plantuml", "schema", "format plantuml needs a UML class diagram, not er"),
-    ("mermaid", "uml", "format mermaid needs a flowchart or topology diagram, not uml"),
+    ("plantuml", "graph", "format plantuml needs an ER diagram or a UML class diagram, "
+     "not topology"),
+    ("sql", "uml", "format sql needs an ER diagram, not uml"),
     ("graphml", "schema", "format graphml needs a flowchart or topology diagram, not er"),
     ("dot", "uml", "format dot needs a flowchart or topology diagram or an ER diagram, not uml"),
 ])
@@ -73,3 +75,28 @@ def test_metrics_do_not_import_export():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _fixture_docs():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "fixtures"
+    docs = {}
+    for family in ("flowchart", "topology", "er", "uml"):
+        path = sorted((root / family / "test").glob(f"{family}_*.json"))[0]
+        docs[family] = document_from_json(path.read_text())
+    return docs
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_family_table_says_which_exports_work(fmt):
+    """Every pair the table allows writes a fixture's ground truth; every other pair is
+    refused with the table's reason."""
+    from cvparse.export.formats import FAMILIES
+
+    for family, doc in _fixture_docs().items():
+        if family in FAMILIES[fmt]:
+            assert export(doc, fmt).endswith("\n")
+        else:
+            with pytest.raises(ValueError, match=f"format {fmt} needs"):
+                export(doc, fmt)

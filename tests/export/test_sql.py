@@ -125,3 +125,45 @@ def test_fixture_schemas_execute(path):
     db = _db(to_sql(schema))
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert set(schema.entities) <= tables
+
+
+def _postgres_names(script: str) -> list[list[str]]:
+    """Per CREATE TABLE: the table name and its column names, as PostgreSQL keeps them
+    (folded to lower case unless quoted, cut to 63 bytes)."""
+    import re
+
+    def kept(ident: str) -> str:
+        name = ident[1:-1].replace('""', '"') if ident.startswith('"') else ident.lower()
+        return name.encode()[:63].decode("utf-8", "ignore")
+
+    ident = r'("(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*)'
+    out = []
+    for table, body in re.findall(rf"CREATE TABLE {ident} \((.*?)\n\);", script, re.S):
+        cols = [kept(m.group(1)) for line in body.splitlines()
+                if (m := re.match(rf"\s+{ident} TEXT", line))]
+        out.append([kept(table)] + cols)
+    return out
+
+
+def test_long_names_stay_distinct_in_postgresql():
+    long = "customer_preferred_shipping_address_for_international_orders_"
+    e = Entity(long + "primary", [long + "line_one", long + "line_two", "id"], ["id"])
+    f = Entity(long + "secondary", [long + "x"], [long + "x"])
+    schema = ERSchema(entities={e.name: e, f.name: f},
+                      relationships=[Relationship("r", [e.name, f.name], ["N", "1"])])
+    script = to_sql(schema)
+    _db(script)  # still valid SQL
+    tables = _postgres_names(script)
+    assert len(tables) == 2
+    assert len({t[0] for t in tables}) == 2  # the two entity tables
+    for names in tables:
+        cols = names[1:]
+        assert len(cols) == len(set(cols)) and all(len(c.encode()) <= 63 for c in cols)
+    assert max(len(n.encode()) for t in tables for n in t) == 63
+
+
+def test_names_cut_at_a_character_boundary():
+    e = Entity("é" * 40, ["ü" * 40], ["ü" * 40])
+    script = to_sql(ERSchema(entities={e.name: e}))
+    [[table, col]] = _postgres_names(script)
+    assert table == "é" * 31 and col == "ü" * 31

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from cvparse.metrics import TASKS
 from cvparse.metrics._extract import (MAX_DEPTH, MAX_TEXT_CHARS, TooComplex, find_json, loads,
                                       nesting_depth)
 from cvparse.metrics.mermaid import read_answer
@@ -42,20 +43,20 @@ def test_find_json_still_finds_objects_in_prose():
     "[" * 990_000,
 ], ids=["deep", "long-tries", "braces", "brace-quotes", "brackets"])
 def test_find_json_on_hostile_text_is_quick(text):
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: the machine may be shared
     assert find_json(text) is None
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
 
 
 def test_text_over_the_limit_is_not_read():
     big = "graph TD\n" + "A --> B\n" * (MAX_TEXT_CHARS // 8)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     chart, found = read_answer(big)
-    assert not found and not chart.nodes and time.perf_counter() - t0 < 0.5
+    assert not found and not chart.nodes and time.process_time() - t0 < 0.5
     assert find_json('{"a": 1}' + " " * MAX_TEXT_CHARS) is None
 
 
-@pytest.mark.parametrize("task", ["flowlearn", "er", "topology", "uml"])
+@pytest.mark.parametrize("task", TASKS)
 def test_task_loaders_never_raise_on_hostile_text(task):
     mod = importlib.import_module(f"cvparse.metrics.{task}")
     for text in ("[" * 100_000, '{"a":' * 100_000, "x" * (MAX_TEXT_CHARS + 1)):

@@ -53,3 +53,14 @@ def test_drop_shadow_does_not_make_a_second_box():
     assert len(boxes) == 1
     x1, y1, x2, y2 = boxes[0].bbox
     assert abs(x1 - 40) <= 2 and abs(y1 - 30) <= 2 and abs(x2 - 200) <= 2 and abs(y2 - 150) <= 2
+
+
+def test_rounded_box_reaches_its_top_and_bottom_lines():
+    # current PlantUML rounds class corners: the straight sides start a radius below the
+    # top line, but the box (and so what lies outside it) ends at the lines themselves
+    def draw(d):
+        d.rounded_rectangle((40, 30, 200, 150), radius=6, outline=255, width=1)
+        d.line((40, 70, 200, 70), fill=255, width=1)
+    boxes = find_boxes(_mask(draw), stroke=1, text_height=14)
+    assert len(boxes) == 1
+    assert boxes[0].bbox[1] == 30 and boxes[0].bbox[3] == 150

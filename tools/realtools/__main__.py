@@ -18,7 +18,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from tools.realtools.corpus import (DEFAULT_ROOT, FIXTURE_ROOT, NODE_DIR, BuildResult,
+from tools.realtools.corpus import (DEFAULT_ROOT, FIXTURE_ROOT, REPO, BuildResult,
                                     write_manifest)
 from tools.realtools.sources import all_sources
 
@@ -38,10 +38,11 @@ def setup(names: list[str]) -> int:
         subprocess.run(["apt-get", "install", "-y", "-qq", *apt], check=True, env=env)
     if pip:
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", *pip], check=True)
-    if any(m.REQUIRES.npm for m in mods):
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR, check=True,
-                       env=env)
-    print(f"setup: apt {len(apt)}, pip {len(pip)} packages; node tools in {NODE_DIR}")
+    node = sorted({d for m in mods for d in m.REQUIRES.npm})
+    for folder in node:
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO / folder,
+                       check=True, env=env)
+    print(f"setup: apt {len(apt)}, pip {len(pip)} packages; node tools in {', '.join(node)}")
     return 0
 
 

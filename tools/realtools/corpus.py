@@ -27,7 +27,10 @@ class Requires:
 
     apt: tuple[str, ...] = ()
     pip: tuple[str, ...] = ()
-    npm: bool = False  # the pinned node tools of ``node/package.json``
+    npm: tuple[str, ...] = ()
+    """Folders (relative to the repository) whose pinned ``package.json`` node tools it
+    needs: ``tools/realtools/node`` (mermaid-cli 11, PlantUML jar), ``tools/mermaid``
+    (mermaid-cli 10.6.1)."""
 
 
 @dataclass
