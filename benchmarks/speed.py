@@ -134,14 +134,17 @@ class BatchRun:
     """CPU seconds of this process and its worker processes during the pass."""
     load: float
     """1-minute load average at the end of the pass."""
+    engine: str = "local"
 
     @property
     def rate(self) -> float:
         return self.images / self.seconds if self.seconds > 0 else float("nan")
 
 
-def measure_throughput(items: list[tuple[str, Item]], jobs: int) -> BatchRun:
-    """One pass of ``run_batch`` with ``jobs`` workers over all items (one batch per family)."""
+def measure_throughput(items: list[tuple[str, Item]], jobs: int, engine=None,
+                       name: str = "local") -> BatchRun:
+    """One pass of ``run_batch`` with ``jobs`` workers (or ``engine``, see
+    ``run_batch``) over all items, one batch per family."""
     from cvparse.batch import run_batch
 
     by_family: dict[str, list[Path]] = {}
@@ -152,10 +155,10 @@ def measure_throughput(items: list[tuple[str, Item]], jobs: int) -> BatchRun:
         t0 = time.perf_counter()
         for family, images in by_family.items():
             run_batch(images, Path(tmp) / family, family, "json", jobs=jobs, resume=False,
-                      stream=_NullStream())
+                      stream=_NullStream(), engine=engine)
         wall = time.perf_counter() - t0
         cpu = _cpu_seconds() - c0
-    return BatchRun(jobs, wall, len(items), cpu, os.getloadavg()[0])
+    return BatchRun(jobs, wall, len(items), cpu, os.getloadavg()[0], name)
 
 
 def interleaved_throughput(items: list[tuple[str, Item]], repeats: int
@@ -234,6 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=3,
                    help="interleaved throughput passes per worker count (default 3)")
     p.add_argument("--out", default=str(RESULTS), help="results folder")
+    p.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="dask: only the throughput of a 2-worker LocalCluster against "
+                   "--jobs 2, with a scaling estimate (needs cvparse[dask]; writes "
+                   "speed_dask.json)")
     return p
 
 
@@ -291,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     if not items:
         print("speed: no fixture images found")
         return 0
+    if args.engine == "dask":
+        from benchmarks.engine_speed import main as engine_main
+
+        return engine_main(items, args.repeats, Path(args.out), argv)
     from benchmarks.bench_trace import warm_up
     from cvparse.batch import limit_heap
 

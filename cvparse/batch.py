@@ -23,8 +23,8 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -66,6 +66,8 @@ class Outcome:
     """Files written for it, by name in ``--out``: ``{"bytes", "sha256"}`` each."""
     texts: dict[str, str] = field(default_factory=dict)
     """Rendered text per requested format, in request order (one parse, several formats)."""
+    retried: int = 0
+    """Times the image was started again because the worker parsing it was lost."""
 
     def report_line(self) -> dict:
         return {"file": self.file, "ok": self.ok, "seconds": round(self.seconds, 4),
@@ -91,6 +93,10 @@ class BatchSummary:
     def failed(self) -> int:
         return sum(not o.ok for o in self.outcomes)
 
+    @property
+    def retried(self) -> int:
+        return sum(o.retried for o in self.outcomes)
+
     def line(self, report: Path) -> str:
         """The one-line summary printed at the end of a batch.
 
@@ -99,9 +105,31 @@ class BatchSummary:
         ``report.jsonl`` holds per image).
         """
         mean = self.seconds / len(self.outcomes) if self.outcomes else 0.0
+        lost = f", retried {self.retried} (worker lost)" if self.retried else ""
         return (f"parsed {self.parsed}, failed {self.failed}, skipped {self.skipped} "
-                f"(already done); {mean:.2f} s/image, {self.seconds:.1f} s total; "
+                f"(already done){lost}; {mean:.2f} s/image, {self.seconds:.1f} s total; "
                 f"report {report}")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One image to parse: the arguments of :func:`run_one`."""
+
+    file: str
+    kind: str = "auto"
+    fmt: str | tuple[str, ...] = "json"
+    overlay: str | None = None
+    stage: str = "all"
+
+    @property
+    def args(self) -> tuple:
+        """The positional arguments of :func:`run_one`."""
+        return (self.file, self.kind, self.fmt, self.overlay, self.stage)
+
+
+Engine = Callable[[list[Task]], Iterator[Outcome]]
+"""Runs tasks and yields their outcomes as they finish (any order): the local process
+pool (:func:`local_outcomes`) or a cluster (``cvparse.dask_engine``)."""
 
 
 def collect_images(paths: list[str]) -> list[Path]:
@@ -381,9 +409,9 @@ def _run_one_in_worker(*args) -> Outcome:
     return run_one(*args)
 
 
-def _parse_in_workers(images: list[Path], jobs: int, args: dict[str, tuple],
-                      record: Callable[[Outcome], None], overlay_dir: Path | None) -> bool:
-    """Parse ``images`` in worker processes, recording each outcome as it arrives;
+def _parse_in_workers(tasks: list[Task], jobs: int, record: Callable[[Outcome], None],
+                      overlay_dir: Path | None) -> bool:
+    """Parse ``tasks`` in worker processes, recording each outcome as it arrives;
     return whether Ctrl-C stopped it.
 
     A worker that dies (killed, out of memory, crashed) fails only the image it was on,
@@ -397,23 +425,11 @@ def _parse_in_workers(images: list[Path], jobs: int, args: dict[str, tuple],
     stop = threading.Event()
     on_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set()) if on_main else None
-    pool = WorkerPool(min(jobs, len(images)), _run_one_in_worker, _init_worker)
-
-    def outcome(key: str, result) -> Outcome:
-        if isinstance(result, Died):
-            if overlay_dir is not None:
-                remove_partial(overlay_dir, Path(key).stem + OVERLAY_SUFFIX)
-            return Outcome(key, False, 0.0, f"{result.cause} while parsing this image")
-        return result
-
+    pool = WorkerPool(min(jobs, len(tasks)), _run_one_in_worker, _init_worker)
     try:
         with _single_threaded_children():  # every worker, fresh ones too, is forked here
-            for key, result in pool.run(((str(img), args[str(img)]) for img in images),
-                                        stop=stop.is_set):
-                record(outcome(key, result))
-            if stop.is_set():
-                for key, result in pool.drain():
-                    record(outcome(key, result))
+            for o in _pool_outcomes(pool, tasks, stop.is_set, overlay_dir):
+                record(o)
     finally:
         unfinished = pool.in_flight()
         pool.stop()
@@ -425,11 +441,33 @@ def _parse_in_workers(images: list[Path], jobs: int, args: dict[str, tuple],
     return stop.is_set()
 
 
+def _pool_outcomes(pool: WorkerPool, tasks: list[Task], stop: Callable[[], bool],
+                   overlay_dir: Path | None) -> Iterator[Outcome]:
+    """The outcomes of ``tasks`` run on ``pool`` as they arrive, then, once ``stop()``
+    is true, those already sent; a dead worker's image fails with the cause (its partial
+    overlay in ``overlay_dir`` removed)."""
+
+    def outcome(key: str, result) -> Outcome:
+        if isinstance(result, Died):
+            if overlay_dir is not None:
+                remove_partial(overlay_dir, Path(key).stem + OVERLAY_SUFFIX)
+            return Outcome(key, False, 0.0, f"{result.cause} while parsing this image")
+        return result
+
+    for key, result in pool.run(((t.file, t.args) for t in tasks), stop=stop):
+        yield outcome(key, result)
+    if stop():
+        for key, result in pool.drain():
+            yield outcome(key, result)
+
+
 def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str, ...],
               jobs: int = 1,
               overlay: bool = False, resume: bool = True,
-              stream: TextIO | None = None, stage: str = "all") -> BatchSummary:
-    """Parse ``images`` into ``out_dir`` with ``jobs`` worker processes.
+              stream: TextIO | None = None, stage: str = "all",
+              engine: Engine | None = None) -> BatchSummary:
+    """Parse ``images`` into ``out_dir`` with ``jobs`` worker processes, or with
+    ``engine`` when one is given (``jobs`` is then unused).
 
     Each finished image is written and its report line flushed at once, so an
     interrupted or killed run loses nothing and a rerun resumes.  Error and warning lines
@@ -479,7 +517,8 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str
                 o.outputs = {**written, **o.outputs}
             except OSError as exc:
                 o = Outcome(o.file, False, o.seconds, f"cannot write {name}: "
-                            f"{exc.strerror or exc}", kind=o.kind, guessed_kind=o.guessed_kind)
+                            f"{exc.strerror or exc}", kind=o.kind, guessed_kind=o.guessed_kind,
+                            retried=o.retried)
         if not o.ok:
             progress.message(printable(f"cvparse: error: {o.file}: {o.error}"))
         for w in o.warnings:
@@ -492,15 +531,19 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str
     def overlay_for(img: Path) -> str | None:
         return str(out_dir / (img.stem + OVERLAY_SUFFIX)) if overlay else None
 
+    tasks = [Task(str(img), kind, fmt, overlay_for(img), stage) for img in todo]
     try:
         for o in clashes:
             record(o)
-        if jobs <= 1 or len(todo) <= 1:
-            for img in todo:
-                record(run_one(str(img), kind, fmt, overlay_for(img), stage))
-        elif todo:
-            args = {str(img): (str(img), kind, fmt, overlay_for(img), stage) for img in todo}
-            summary.interrupted = _parse_in_workers(largest_first(todo), jobs, args, record,
+        if engine is not None:
+            with closing(engine(tasks)) as outcomes:
+                for o in outcomes:
+                    record(o)
+        elif jobs <= 1 or len(tasks) <= 1:
+            for t in tasks:
+                record(run_one(*t.args))
+        elif tasks:
+            summary.interrupted = _parse_in_workers(largest_tasks_first(tasks), jobs, record,
                                                     out_dir if overlay else None)
     except KeyboardInterrupt:
         summary.interrupted = True
@@ -509,3 +552,56 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str
         report.close()
         summary.seconds = time.perf_counter() - started
     return summary
+
+
+def local_outcomes(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
+    """Run ``tasks`` in this process (one job or one task) or in ``jobs`` forked worker
+    processes, biggest images first, yielding each outcome as it finishes; a worker that
+    dies fails only its image.  While it runs, this process's OpenCV is single-threaded
+    (see ``_single_threaded_children``); stopping early ends the workers."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield run_one(*t.args)
+        return
+    from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
+
+    pool = WorkerPool(min(jobs, len(tasks)), _run_one_in_worker, _init_worker)
+    try:
+        with _single_threaded_children():
+            yield from _pool_outcomes(pool, largest_tasks_first(tasks), lambda: False, None)
+    finally:
+        pool.stop()
+
+
+def largest_tasks_first(tasks: list[Task]) -> list[Task]:
+    """``tasks`` in the order of :func:`largest_first` of their files."""
+    by_file = {t.file: t for t in tasks}
+    return [by_file[str(p)] for p in largest_first([Path(t.file) for t in tasks])]
+
+
+def parse_many(inputs: Iterable[str | Path], engine: str = "local", client=None, *,
+               kind: str = "auto", fmt: str = "json", stage: str = "all",
+               jobs: int | None = None) -> Iterator[Outcome]:
+    """Parse images, folders of images (or, with ``engine="dask"``, fsspec URLs) and
+    yield one :class:`Outcome` per image as each finishes, writing nothing.
+
+    ``engine="local"`` runs ``jobs`` worker processes (default: one per core);
+    ``engine="dask"`` runs on ``client`` (a ``dask.distributed.Client``) or, without
+    one, on a ``LocalCluster`` of this machine started and closed here.
+    """
+    inputs = [str(p) for p in inputs]
+    if engine == "local":
+        tasks = [Task(str(p), kind, fmt, None, stage) for p in collect_images(inputs)]
+        yield from local_outcomes(tasks, jobs or os.cpu_count() or 1)
+    elif engine == "dask":
+        from . import dask_engine
+
+        tasks = [Task(str(p), kind, fmt, None, stage)
+                 for p in dask_engine.collect_inputs(inputs)]
+        if client is not None:
+            yield from dask_engine.dask_outcomes(tasks, client)
+        else:
+            with dask_engine.dask_client(workers=jobs) as own:
+                yield from dask_engine.dask_outcomes(tasks, own)
+    else:
+        raise ValueError(f"unknown engine {engine!r}; expected 'local' or 'dask'")

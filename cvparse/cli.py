@@ -122,6 +122,10 @@ def _parse_cmd(args: argparse.Namespace) -> int:
             if args.out:
                 raise UsageError("'-' (standard input) writes to stdout or -o, not --out")
             return _parse_stdin(args, formats)
+        if args.engine == "dask":
+            return _parse_dask(args, formats)
+        if any("://" in p for p in args.paths):
+            raise UsageError("URL inputs are read by Dask workers: add --engine dask")
         images = collect_images(args.paths)
     except UsageError as exc:
         _error(str(exc))
@@ -275,14 +279,37 @@ class _ErrorsOnly:
         return False
 
 
-def _parse_batch(images: list[Path], formats: tuple[str, ...], args: argparse.Namespace
-                 ) -> int:
-    out = Path(args.out or "cvparse-out")
+def _parse_dask(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
+    """A batch on a Dask cluster: the given one, or a LocalCluster of --jobs workers."""
+    from . import dask_engine
+
+    out = dask_engine.local_path(args.out or "cvparse-out")
+    if dask_engine.is_url(out):
+        _error(f"--out {out}: must be a local folder (or file:// URL): results come back "
+               "to this process, which writes them")
+        return USAGE
+    try:
+        images = dask_engine.collect_inputs(args.paths)
+        with dask_engine.dask_client(args.scheduler, args.jobs) as client:
+            return _parse_batch(images, formats, args, Path(out),
+                                lambda tasks: dask_engine.dask_outcomes(tasks, client))
+    except (InputError, dask_engine.DaskMissing) as exc:
+        _error(str(exc))
+        return USAGE
+    except OSError as exc:  # the scheduler cannot be reached
+        _error(f"--scheduler {args.scheduler}: {exc}")
+        return FAILED
+
+
+def _parse_batch(images: list, formats: tuple[str, ...], args: argparse.Namespace,
+                 out: Path | None = None, engine=None) -> int:
+    """Run the batch into ``--out`` (on ``engine``, see ``run_batch``); the exit status."""
+    out = out or Path(args.out or "cvparse-out")
     stream = _ErrorsOnly(sys.stderr) if args.quiet else sys.stderr
     try:
-        summary = run_batch(images, out, args.kind, formats, jobs=args.jobs,
+        summary = run_batch(images, out, args.kind, formats, jobs=args.jobs or 1,
                             overlay=args.overlay, resume=not args.no_resume,
-                            stage=args.stage, stream=stream)
+                            stage=args.stage, stream=stream, engine=engine)
     except OSError as exc:
         _error(f"{out}: cannot write output: {exc.strerror or exc}")
         return FAILED
@@ -317,7 +344,8 @@ def _add_parse(sub) -> None:
                         "many images / folders (one file per image and format in --out, "
                         "plus report.jsonl).")
     pp.add_argument("paths", nargs="+", metavar="IMAGE",
-                    help="image files or folders of images; '-' reads one image from stdin")
+                    help="image files or folders of images; '-' reads one image from stdin "
+                    "(with --engine dask also fsspec URLs: s3://, gs://, file://)")
     pp.add_argument("-k", "--kind", choices=KINDS, default="auto", help="diagram family (auto)")
     pp.add_argument("-f", "--format", type=format_list, default=None, metavar="F[,F...]",
                     help=f"output format(s), comma-separated, from one parse: "
@@ -335,8 +363,19 @@ def _add_parse(sub) -> None:
                     "next to -o FILE, else in the current folder")
     pp.add_argument("--overlay-out", metavar="PNG",
                     help="write the one input's overlay here (implies --overlay)")
-    pp.add_argument("-j", "--jobs", type=_positive_int, default=1, metavar="N",
-                    help="worker processes for a batch (1)")
+    pp.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
+                    help="worker processes for a batch (1; with --engine dask and no "
+                    "--scheduler, the local cluster's workers: one per core)")
+    pp.add_argument("--engine", choices=("local", "dask"), default="local",
+                    help="where a batch runs: local worker processes, or a Dask cluster "
+                    "(pip install 'cvparse[dask]').  With dask each worker reads its image "
+                    "(a path it can reach or a URL) and sends the document back: this "
+                    "process writes --out, which must be local; overlays are written by "
+                    "the workers themselves, so with --overlay --out must be a folder "
+                    "they can write too")
+    pp.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                    help="the Dask scheduler of a running cluster (--engine dask; "
+                    "default: a LocalCluster on this machine)")
     pp.add_argument("--no-resume", action="store_true",
                     help="reparse images whose output already exists in --out")
     loud = pp.add_mutually_exclusive_group()
@@ -401,7 +440,10 @@ def _bench_cmd(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "scheduler", None) and args.engine != "dask":
+        parser.error("--scheduler needs --engine dask")
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -195,3 +195,12 @@ def test_speed_ab_stages_are_the_pipeline_stages():
 
     action = next(a for a in speed_ab.build_parser()._actions if a.dest == "stage")
     assert set(action.choices) <= set(STAGES)
+
+
+def test_engine_estimate_is_capped_by_the_engine_ceiling():
+    from benchmarks.engine_speed import estimate
+
+    compute = estimate(2.0, ceiling=5000.0, workers=1000)
+    assert compute["limited_by"] == "workers" and compute["images_per_s"] == 2000.0
+    capped = estimate(2.0, ceiling=300.0, workers=1000)
+    assert capped["limited_by"] == "engine" and capped["images_per_s"] == 300.0
