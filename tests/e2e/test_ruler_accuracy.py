@@ -53,3 +53,33 @@ def test_knossos_workflow_subset(knossos_workflow):
 def test_knossos_circuit_subset(knossos_circuit):
     assert knossos_circuit["node_f1"] >= FLOORS["circuit"][0]
     assert knossos_circuit["edge_f1"] >= FLOORS["circuit"][1]
+
+
+# --- the real-tool corpus's committed CI subset (fixtures/<family>/realtools/<source>/) --
+
+TASKS = {"flowchart": ("flowlearn", "link_f1"), "er": ("er", "macro_f1"),
+         "uml": ("uml", "relation_f1"), "topology": ("knossos", "edge_f1")}
+"""Each family's task and the metric its floor holds (the generalisation report's gap
+metric)."""
+REALTOOLS_FLOORS = {
+    "chen_engines": 0.93, "eralchemy": 0.74, "mermaid_er": 0.55, "plantuml_ie": 0.69,
+    "schemaspy": 0.64,
+    "flowlearn": 0.95, "graphviz_flow": 0.83, "mermaid11": 0.64,
+    "mermaid_class": 0.52, "plantuml_class": 0.69, "pyreverse": 0.71,
+    "diagrams": 0.11, "graphviz": 0.57,
+}
+"""Floor of the headline metric per committed source, 0.03 below what its subset scores
+today (``benchmarks.accuracy --suite all``, the subset's images of each source)."""
+REALTOOLS = sorted(p for p in ROOT.glob("*/realtools/*") if p.is_dir())
+
+
+@pytest.mark.parametrize("folder", REALTOOLS, ids=[p.name for p in REALTOOLS])
+def test_realtools_subset(folder):
+    import importlib
+
+    family = folder.parent.parent.name
+    task_name, metric = TASKS[family]
+    task = importlib.import_module(f"cvparse.metrics.{task_name}")
+    assert folder.name in REALTOOLS_FLOORS, f"no floor for {folder.name}: add one"
+    summary = task.summarize(score_folder(folder, task, family))
+    assert summary[metric] >= REALTOOLS_FLOORS[folder.name], summary
