@@ -26,10 +26,10 @@ Ground truth is a Graph document or a ``knossos-dev/gt.jsonl`` row (the same key
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from cvparse.metrics._counts import multiset_tp, prf
 from cvparse.metrics._extract import find_json
 
 TASK = "knossos"
@@ -147,10 +147,6 @@ def map_nodes(gt: KGraph, pred: KGraph) -> dict[str, str]:
     return mapping
 
 
-def _tp(gt: list, pred: list) -> int:
-    return sum((Counter(gt) & Counter(pred)).values())
-
-
 def score(gt: KGraph, pred: KGraph) -> dict:
     """Per-image counts (``<x>_tp``, ``<x>_pred``, ``<x>_gt``) and per-image F1s."""
     gt_labels = [n.label for n in gt.nodes if n.label]
@@ -160,27 +156,19 @@ def score(gt: KGraph, pred: KGraph) -> dict:
     mapped = [(mapping.get(s, unmapped + s), mapping.get(t, unmapped + t), ty)
               for s, t, ty in pred.edges]
     out: dict = {
-        "node_tp": _tp(gt_labels, pred_labels), "node_pred": len(pred_labels),
+        "node_tp": multiset_tp(gt_labels, pred_labels), "node_pred": len(pred_labels),
         "node_gt": len(gt_labels),
-        "edge_tp": _tp([(s, t) for s, t, _ in gt.edges], [(s, t) for s, t, _ in mapped]),
+        "edge_tp": multiset_tp([(s, t) for s, t, _ in gt.edges],
+                               [(s, t) for s, t, _ in mapped]),
         "edge_pred": len(mapped), "edge_gt": len(gt.edges)}
     if gt.typed:
-        out.update(typed_tp=_tp(list(gt.edges), mapped), typed_pred=len(mapped),
+        out.update(typed_tp=multiset_tp(list(gt.edges), mapped), typed_pred=len(mapped),
                    typed_gt=len(gt.edges))
     for key in COUNT_KEYS:
         if f"{key}_tp" in out:
             out[f"{key}_f1" if key != "typed" else "typed_edge_f1"] = prf(
                 out[f"{key}_tp"], out[f"{key}_pred"], out[f"{key}_gt"])[2]
     return out
-
-
-def prf(tp: int, n_pred: int, n_gt: int) -> tuple[float, float, float]:
-    """Precision, recall and F1 from counts; two empty sides agree (1, 1, 1)."""
-    if n_pred == 0 and n_gt == 0:
-        return 1.0, 1.0, 1.0
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gt if n_gt else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
 def _mean(values: list) -> float | None:

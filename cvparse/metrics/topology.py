@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from cvparse.metrics._counts import multiset_tp, prf
 from cvparse.metrics._extract import find_json
 from cvparse.metrics.mermaid import read_answer
 from cvparse.model import GRAPH_KINDS
@@ -190,30 +190,17 @@ def load(doc: Any) -> tuple[Topology, bool]:
 
 # --- scoring ----------------------------------------------------------------------------
 
-def prf(tp: int, n_pred: int, n_gt: int) -> tuple[float, float, float]:
-    """Precision, recall, F1 from counts; two empty sides agree perfectly (1, 1, 1)."""
-    if n_pred == 0 and n_gt == 0:
-        return 1.0, 1.0, 1.0
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gt if n_gt else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
-
-
-def _multiset_tp(gt: list, pred: list) -> int:
-    return sum((Counter(gt) & Counter(pred)).values())
-
-
 def score(gt: Topology, pred: Topology) -> dict:
     """Per-image node / edge / typed-edge precision, recall and F1 (multisets, one-to-one)."""
-    node_p, node_r, node_f1 = prf(_multiset_tp(list(gt.nodes), list(pred.nodes)),
+    node_p, node_r, node_f1 = prf(multiset_tp(list(gt.nodes), list(pred.nodes)),
                                   len(pred.nodes), len(gt.nodes))
     gt_pairs = [(s, t) for s, t, _ in gt.edges]
     pred_pairs = [(s, t) for s, t, _ in pred.edges]
-    edge_p, edge_r, edge_f1 = prf(_multiset_tp(gt_pairs, pred_pairs),
+    edge_p, edge_r, edge_f1 = prf(multiset_tp(gt_pairs, pred_pairs),
                                   len(pred_pairs), len(gt_pairs))
     typed_f1 = None
     if gt.typed:
-        typed_f1 = prf(_multiset_tp(list(gt.edges), list(pred.edges)),
+        typed_f1 = prf(multiset_tp(list(gt.edges), list(pred.edges)),
                        len(pred.edges), len(gt.edges))[2]
     return {"node_p": node_p, "node_r": node_r, "node_f1": node_f1,
             "edge_p": edge_p, "edge_r": edge_r, "edge_f1": edge_f1,

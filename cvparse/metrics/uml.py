@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from cvparse.metrics._counts import multiset_tp, prf
 from cvparse.metrics._extract import fenced_blocks, find_json
 
 TASK = "uml"
@@ -274,19 +274,6 @@ def match_count(gt: list[Relation], pred: list[Relation]) -> int:
     return tp
 
 
-def _f1(tp: int, n_pred: int, n_gt: int) -> tuple[float, float, float]:
-    """Precision, recall, F1; two empty sides agree perfectly."""
-    if n_pred == 0 and n_gt == 0:
-        return 1.0, 1.0, 1.0
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gt if n_gt else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
-
-
-def _multiset_tp(a: list, b: list) -> int:
-    return sum((Counter(a) & Counter(b)).values())
-
-
 def score(gt: UMLRep, pred: UMLRep) -> dict:
     """Per-image EM, RelAcc (with its counts), relation P/R/F1 and the image's condition."""
     em = float({normalize_name(c) for c in gt.classes}
@@ -302,13 +289,13 @@ def score(gt: UMLRep, pred: UMLRep) -> dict:
     qs = queries(gt)
     correct = sum(answer(q, facts, related) is gold for q, gold in qs)
 
-    p, r, f1 = _f1(match_count(gt_rels, pred_rels), len(pred_rels), len(gt_rels))
+    p, r, f1 = prf(match_count(gt_rels, pred_rels), len(pred_rels), len(gt_rels))
     gt_names_n = [normalize_name(c) for c in gt.classes]
     pred_names_n = [normalize_name(c) for c in pred.classes]
-    class_f1 = _f1(_multiset_tp(gt_names_n, pred_names_n), len(pred_names_n),
+    class_f1 = prf(multiset_tp(gt_names_n, pred_names_n), len(pred_names_n),
                    len(gt_names_n))[2]
     pairs = [[frozenset((x.source, x.target)) for x in rels] for rels in (gt_rels, pred_rels)]
-    link_f1 = _f1(_multiset_tp(*pairs), len(pairs[1]), len(pairs[0]))[2]
+    link_f1 = prf(multiset_tp(*pairs), len(pairs[1]), len(pairs[0]))[2]
     return {"em": em, "class_recall_exact": recall, "class_f1": class_f1, "link_f1": link_f1,
             "relacc": correct / len(qs) if qs else None,
             "queries": len(qs), "queries_correct": correct,
