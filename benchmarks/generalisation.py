@@ -59,7 +59,9 @@ def score_sets(sets: list[SourceSet], out_dir: Path, jobs: int, resume: bool) ->
     return rows
 
 
-def family_table(family: str, rows: list[dict]) -> str:
+def family_cells(family: str, rows: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """Header and cells of a family's table: a row per source, the gap column last (own dev
+    headline minus the source's; empty on the dev row)."""
     cols = COLUMNS[family]
     head = HEADLINE[family]
     dev = next((r["metrics"].get(head) for r in rows if r["suite"] == "dev"), None)
@@ -69,25 +71,21 @@ def family_table(family: str, rows: list[dict]) -> str:
         gap = (dev - val) if isinstance(dev, float) and isinstance(val, float) else None
         cells.append([r["source"], str(r["n"])] + [fmt(r["metrics"].get(c), c) for c in cols]
                      + ["" if r["suite"] == "dev" else fmt(gap, head)])
-    title = (f"{family}: scored by the {rows[0]['task']} task; gap = own dev {head} "
-             "minus the source's")
-    return format_table(["source", "n", *cols, f"gap {head}"], cells, title=title)
+    return ["source", "n", *cols, f"gap {head}"], cells
+
+
+def family_table(family: str, rows: list[dict]) -> str:
+    header, cells = family_cells(family, rows)
+    title = (f"{family}: scored by the {rows[0]['task']} task; gap = own dev "
+             f"{HEADLINE[family]} minus the source's")
+    return format_table(header, cells, title=title)
 
 
 def family_markdown(family: str, rows: list[dict]) -> str:
-    """The family's table as Markdown (the same cells as :func:`family_table`)."""
-    cols = COLUMNS[family]
-    head = HEADLINE[family]
-    dev = next((r["metrics"].get(head) for r in rows if r["suite"] == "dev"), None)
-    lines = [f"| source | n | {' | '.join(cols)} | gap {head} |",
-             "|" + "---|" * (len(cols) + 3)]
-    for r in rows:
-        val = r["metrics"].get(head)
-        gap = (dev - val) if isinstance(dev, float) and isinstance(val, float) else None
-        cells = [fmt(r["metrics"].get(c), c) for c in cols]
-        lines.append(f"| {r['source']} | {r['n']} | {' | '.join(cells)} | "
-                     f"{'' if r['suite'] == 'dev' else fmt(gap, head)} |")
-    return "\n".join(lines)
+    """The family's table as Markdown (the cells of :func:`family_table`)."""
+    header, cells = family_cells(family, rows)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells])
 
 
 def chart(path: Path, family: str, rows: list[dict]) -> Path:
