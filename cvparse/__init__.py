@@ -12,17 +12,12 @@ from .model import (DocumentError, Edge, Entity, ERSchema, Graph, IsA, Node, Rel
 
 __version__ = "0.1.0"
 
+from ._lazy import lazy_exports
+
 _LAZY = {"ParseResult": "pipeline", "ImageError": "image", "MissingImageError": "image",
          "Inventory": "primitives.elements", "Scale": "primitives.elements",
          "Connector": "connectors.elements"}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module 'cvparse' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 def parse(source, kind: str = "auto", stage: str = "all"):

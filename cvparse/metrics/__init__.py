@@ -18,3 +18,5 @@ One module per benchmark task, each with the same small interface used by
 """
 
 TASKS = ("flowlearn", "er", "topology", "uml", "knossos")
+
+__all__ = ["TASKS"]
