@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -77,7 +77,7 @@ def run_metadata(argv: list[str] | None = None, prog: str = "") -> dict:
         except (OSError, subprocess.SubprocessError):
             return ""
 
-    return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    return {"date": datetime.now(UTC).isoformat(timespec="seconds"),
             "git_commit": git("rev-parse", "HEAD") or None,
             "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
             "command": " ".join([prog or Path(sys.argv[0]).name]

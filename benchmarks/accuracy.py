@@ -25,8 +25,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._charts import Series, bar_chart  # noqa: E402
-from benchmarks._common import (FAMILY_TASK, POINT_METRICS, PUBLISHED, RESULTS,  # noqa: E402
+from benchmarks._charts import Series, bar_chart
+from benchmarks._common import (FAMILY_TASK, POINT_METRICS, PUBLISHED, RESULTS,
                                 default_set, fmt, format_table, load_published,
                                 run_metadata, select_items)
 

@@ -23,7 +23,7 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import (FAMILY_TASK, RESULTS, default_set, format_table,  # noqa: E402
+from benchmarks._common import (FAMILY_TASK, RESULTS, default_set, format_table,
                                 percentile, run_metadata, select_items)
 
 KNOSSOS_PIXELS = 900 * 630
@@ -81,13 +81,13 @@ def compare_walks(skeletons: list[tuple[str, np.ndarray]], repeats: int = 3
     out = []
     for name, skel in skeletons:
         skel = np.ascontiguousarray(skel, dtype=bool)
-        t_nb, (c_nb, o_nb) = _clock(lambda: walk_skeleton(skel), repeats)
-        t_py, (c_py, o_py) = _clock(lambda: walk_skeleton_py(skel), 1)
+        t_nb, (c_nb, o_nb) = _clock(lambda skel=skel: walk_skeleton(skel), repeats)
+        t_py, (c_py, o_py) = _clock(lambda skel=skel: walk_skeleton_py(skel), 1)
         same = (np.array_equal(c_nb, c_py) and np.array_equal(o_nb, o_py)
                 and c_nb.dtype == c_py.dtype and o_nb.dtype == o_py.dtype)
         t_skan = None
         if skel_cls is not None and skel.any():
-            t_skan, _ = _clock(lambda: skel_cls(skel), repeats)
+            t_skan, _ = _clock(lambda skel=skel: skel_cls(skel), repeats)
         out.append(WalkTiming(name, int(skel.sum()), len(o_nb) - 1, t_nb, t_py, bool(same),
                               t_skan))
     return out
@@ -127,7 +127,7 @@ def time_traces(cases, repeats: int = 1) -> list[TraceTiming]:
 
     out = []
     for name, inv, mask in cases:
-        ms, conns = _clock(lambda: trace_connectors(inv, mask), repeats)
+        ms, conns = _clock(lambda inv=inv, mask=mask: trace_connectors(inv, mask), repeats)
         out.append(TraceTiming(name, mask.shape[1], mask.shape[0], ms, len(conns)))
     return out
 

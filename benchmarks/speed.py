@@ -35,7 +35,7 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import (FAMILY_TASK, PUBLISHED, RESULTS, Item,  # noqa: E402
+from benchmarks._common import (FAMILY_TASK, PUBLISHED, RESULTS, Item,
                                 default_set, format_table, load_published, percentile,
                                 run_metadata, select_items)
 

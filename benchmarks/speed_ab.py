@@ -23,8 +23,8 @@ from types import ModuleType
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import FAMILY_TASK, default_set, format_table, select_items  # noqa: E402
-from benchmarks.speed import one_core  # noqa: E402
+from benchmarks._common import FAMILY_TASK, default_set, format_table, select_items
+from benchmarks.speed import one_core
 
 
 @dataclass

@@ -86,7 +86,7 @@ def load_image(source: str | Path | np.ndarray) -> np.ndarray:
             # Pillow refuses this from the header, before decoding; keep its pixel count.
             m = re.search(r"\((\d+) pixels\)", str(exc))
             size = f"{int(m.group(1)):,} pixels" if m else \
-                f"over {2 * Image.MAX_IMAGE_PIXELS:,} pixels"
+                f"over {2 * (Image.MAX_IMAGE_PIXELS or 0):,} pixels"
             raise ImageError(f"image too large: {size} (limit {MAX_PIXELS:,} pixels)") from None
         except MemoryError:
             raise ImageError("out of memory while decoding the image") from None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 GRAPH_KINDS = ("flowchart", "topology")
 DOC_KINDS = GRAPH_KINDS + ("er", "uml")
@@ -103,14 +103,14 @@ class Node:
     _KEYS = ("id", "label", "shape", "bbox")
 
     def to_dict(self) -> dict:
-        d = {"id": self.id, "label": self.label, "shape": self.shape}
+        d: dict[str, Any] = {"id": self.id, "label": self.label, "shape": self.shape}
         if self.bbox is not None:
             d["bbox"] = list(self.bbox)
         d.update(self.extra)
         return d
 
     @classmethod
-    def from_dict(cls, d: Any, path: str = "node") -> "Node":
+    def from_dict(cls, d: Any, path: str = "node") -> Node:
         d = _obj(d, path)
         return cls(
             id=_str(_need(d, "id", path + "."), path + ".id"),
@@ -142,7 +142,7 @@ class Edge:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any, path: str = "edge") -> "Edge":
+    def from_dict(cls, d: Any, path: str = "edge") -> Edge:
         d = _obj(d, path)
         return cls(
             source=_str(_need(d, "source", path + "."), path + ".source"),
@@ -183,7 +183,7 @@ class Graph:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any) -> "Graph":
+    def from_dict(cls, d: Any) -> Graph:
         d = _obj(d, "document")
         kind = _choice(_need(d, "kind", ""), GRAPH_KINDS, "kind")
         for key in ("width", "height"):
@@ -210,7 +210,7 @@ class Graph:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> "Graph":
+    def from_json(cls, text: str) -> Graph:
         return cls.from_dict(_loads(text))
 
 
@@ -239,7 +239,7 @@ class Entity:
         return d
 
     @classmethod
-    def from_dict(cls, name: str, d: Any, path: str) -> "Entity":
+    def from_dict(cls, name: str, d: Any, path: str) -> Entity:
         d = _obj(d, path)
         comp = _obj(d.get("composite", {}), path + ".composite")
         return cls(
@@ -275,7 +275,7 @@ class Relationship:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict, path: str) -> "Relationship":
+    def from_dict(cls, d: dict, path: str) -> Relationship:
         ents = _strlist(_need(d, "entities", path + "."), path + ".entities")
         cards = _strlist(d.get("cardinalities", [""] * len(ents)), path + ".cardinalities")
         if len(cards) != len(ents):
@@ -309,7 +309,7 @@ class IsA:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict, path: str) -> "IsA":
+    def from_dict(cls, d: dict, path: str) -> IsA:
         return cls(
             superclass=_str(d["superclass"], path + ".superclass"),
             subclasses=_strlist(_need(d, "subclasses", path + "."), path + ".subclasses"),
@@ -323,7 +323,7 @@ class ERSchema:
     """An ER diagram: entities by name and relationships (including IS-A)."""
 
     entities: dict[str, Entity] = field(default_factory=dict)
-    relationships: list[Union[Relationship, IsA]] = field(default_factory=list)
+    relationships: list[Relationship | IsA] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
     kind = "er"
@@ -345,7 +345,7 @@ class ERSchema:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any) -> "ERSchema":
+    def from_dict(cls, d: Any) -> ERSchema:
         d = _obj(d, "document")
         _choice(_need(d, "kind", ""), ("er",), "kind")
         ents = _obj(_need(d, "entities", ""), "entities")
@@ -363,7 +363,7 @@ class ERSchema:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> "ERSchema":
+    def from_json(cls, text: str) -> ERSchema:
         return cls.from_dict(_loads(text))
 
 
@@ -390,7 +390,7 @@ class UMLClass:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any, path: str) -> "UMLClass":
+    def from_dict(cls, d: Any, path: str) -> UMLClass:
         d = _obj(d, path)
         return cls(
             name=_str(_need(d, "name", path + "."), path + ".name"),
@@ -418,7 +418,7 @@ class UMLRelation:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any, path: str) -> "UMLRelation":
+    def from_dict(cls, d: Any, path: str) -> UMLRelation:
         d = _obj(d, path)
         return cls(
             type=_choice(_need(d, "type", path + "."), UML_RELATION_TYPES, path + ".type"),
@@ -446,7 +446,7 @@ class UMLModel:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any) -> "UMLModel":
+    def from_dict(cls, d: Any) -> UMLModel:
         d = _obj(d, "document")
         _choice(_need(d, "kind", ""), ("uml",), "kind")
         classes = [UMLClass.from_dict(c, f"classes[{i}]")
@@ -459,11 +459,11 @@ class UMLModel:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> "UMLModel":
+    def from_json(cls, text: str) -> UMLModel:
         return cls.from_dict(_loads(text))
 
 
-Document = Union[Graph, ERSchema, UMLModel]
+Document = Graph | ERSchema | UMLModel
 
 
 def _loads(text: str) -> Any:

@@ -4,7 +4,6 @@ impossible --kind/--format pair before parsing, overlay placement, exit codes.""
 from __future__ import annotations
 
 import io
-import json
 import subprocess
 import sys
 from pathlib import Path

@@ -38,5 +38,6 @@ def test_knossos_rows_become_graph_documents_named_by_id(tmp_path):
     # the two domains reuse file names: each image is copied under its row's id
     assert item.image.name == "workflow_dev_simple_1.png" and item.image.is_file()
     doc = json.loads(item.gt.read_text())
-    assert doc["kind"] == "topology" and doc["subset"] == "simple" and doc["nodes"][0]["label"] == "A"
+    assert doc["kind"] == "topology" and doc["subset"] == "simple"
+    assert doc["nodes"][0]["label"] == "A"
     assert all(s.task == "knossos" for s in sets)

@@ -65,7 +65,8 @@ def test_parser_outputs_inventory_and_report_validate(tmp_path):
     bad = tmp_path / "bad.png"
     bad.write_bytes(b"\x89PNG\r\n\x1a\nnot really")
     out = tmp_path / "out"
-    summary = run_batch(images + [bad], out, "auto", "json", stream=open("/dev/null", "w"))
+    with open("/dev/null", "w") as sink:
+        summary = run_batch(images + [bad], out, "auto", "json", stream=sink)
     assert summary.parsed == 4 and summary.failed == 1
     for img in images:
         doc = json.loads((out / f"{img.stem}.json").read_text())

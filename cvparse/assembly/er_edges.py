@@ -38,7 +38,7 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     words = [(k, t) for k, t in enumerate(inv.texts)
              if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))]
     pairs = []
-    for wi, (k, t) in enumerate(words):
+    for wi, (_k, t) in enumerate(words):
         for li, ln in enumerate(lines):
             # From the word's box, not its centre: a long name sits beside the line.
             d = box_to_polyline(t.bbox, ln.points)

@@ -6,8 +6,8 @@ Schema tools write a column as one text (``InvoiceId [INTEGER] NOT NULL``,
 or type | name | PK,FK).  The name is the first identifier that is no type, marker or
 bullet; bracketed text, text after a colon, or a cell of SQL type words is the type;
 ``NOT NULL`` and a leading round bullet (mandatory) mark NOT NULL; ``PK`` / ``FK`` tokens,
-bare or in guillemets, and a leading ``*`` mark keys.  The SQL type words are the standard's and the common
-dialects' (general knowledge of SQL, not one tool's output).
+bare or in guillemets, and a leading ``*`` mark keys.  The SQL type words are the
+standard's and the common dialects' (general knowledge of SQL, not one tool's output).
 """
 
 from __future__ import annotations

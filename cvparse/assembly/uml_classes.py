@@ -92,8 +92,9 @@ def _fill_alone(rgb: np.ndarray, bbox: tuple[int, int, int, int],
                 background: tuple[int, int, int], th: float) -> np.ndarray | None:
     """The fill colour of a box drawn as a fill without a border line, else ``None``.
 
-    Most of the box is its fill, which differs from the paper; its edge row is a blend of fill and paper where no line is drawn, and a third colour (a border
-    line, darker than both or of another hue) where one is.
+    Most of the box is its fill, which differs from the paper; its edge row is a blend of
+    fill and paper where no line is drawn, and a third colour (a border line, darker than
+    both or of another hue) where one is.
     """
     x1, y1, x2, y2 = _inner(bbox, th)
     if x2 - x1 < 3 or y2 - y1 < 3:

@@ -185,7 +185,8 @@ def phantom_shapes(inv: Inventory) -> set[int]:
                | ((np.abs(y1[:, None] - y1[None]) <= tol)
                   & (np.abs(y2[:, None] - y2[None]) <= tol)))
     partial = (overlap > 0.15) & (overlap < 0.9) & ~stacked
-    near = ((np.minimum(x2[:, None], x2[None] + margin) > np.maximum(x1[:, None], x1[None] - margin))
+    near = ((np.minimum(x2[:, None], x2[None] + margin)
+             > np.maximum(x1[:, None], x1[None] - margin))
             & (np.minimum(y2[:, None], y2[None] + margin)
                > np.maximum(y1[:, None], y1[None] - margin)))
     np.fill_diagonal(holds, False)
@@ -201,7 +202,8 @@ def phantom_shapes(inv: Inventory) -> set[int]:
         score = np.where((part >= 2) | ((held > 0) & (part > 0)), 2 * held + part, 0)
         score[~live] = 0
         if not score.any():
-            squeezed = [i for i in np.flatnonzero(live & unlabelled & ((near & live[None]).sum(1) >= 2))
+            squeezed = [i for i in np.flatnonzero(live & unlabelled
+                                                  & ((near & live[None]).sum(1) >= 2))
                         if _between(centre, i, [int(j) for j in np.flatnonzero(near[i] & live)
                                                 if _touches(inv, int(i), int(j), int(margin))])]
             if not squeezed:

@@ -167,7 +167,8 @@ def bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: floa
     if len(lines) < 2:
         return lines, [0] * len(lines)
     pts = np.array([l[0] if e == 0 else l[-1] for l in lines for e in (0, 1)])
-    dirs = np.array([polyline_direction(l if e == 0 else l[::-1], span) for l in lines for e in (0, 1)])
+    dirs = np.array([polyline_direction(l if e == 0 else l[::-1], span)
+                     for l in lines for e in (0, 1)])
     cands = []
     free = np.ones(len(pts), bool)  # ends off every shape's surroundings
     if near_shape is not None:

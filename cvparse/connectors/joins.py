@@ -32,8 +32,9 @@ def join_grazing(connectors: list[Connector], inv: Inventory, targets: np.ndarra
     pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
     ix = np.clip(np.rint(pts).astype(int), 0, [w - 1, h - 1])
     node = targets[ix[:, 1], ix[:, 0]] - 1
-    dirs = np.array([polyline_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
-                                span) for i, e in ends])
+    dirs = np.array([polyline_direction(connectors[i].points if e == 0
+                                        else connectors[i].points[::-1], span)
+                     for i, e in ends])
     cands = []
     for p in range(len(ends)):
         for q in range(p + 1, len(ends)):
@@ -136,8 +137,9 @@ def join_crossings(connectors: list[Connector], reach: float, blocked: np.ndarra
         return False
     pts = np.array([connectors[i].ends[e].point for i, e in ends], np.float64)
     # over a longer span than the ends' own: the tips bend along the crossing stroke
-    dirs = np.array([polyline_direction(connectors[i].points if e == 0 else connectors[i].points[::-1],
-                                reach) for i, e in ends])
+    dirs = np.array([polyline_direction(connectors[i].points if e == 0
+                                        else connectors[i].points[::-1], reach)
+                     for i, e in ends])
     cands = []
     for p in range(len(ends)):
         for q in range(p + 1, len(ends)):

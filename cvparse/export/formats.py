@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..model import DOC_KINDS, GRAPH_KINDS, Document
 
@@ -39,7 +40,7 @@ def refusal(fmt: str, kind: str) -> str | None:
     return f"format {fmt} needs {needs}, not {kind}"
 
 
-def _writer(fmt: str) -> Callable[[Document], str]:
+def _writer(fmt: str) -> Callable[[Any], str]:
     """The writer of ``fmt``, imported on demand (networkx loads only for GraphML)."""
     if fmt == "json":
         return lambda doc: doc.to_json() + "\n"

@@ -35,7 +35,7 @@ def to_graphml(graph: Graph) -> str:
         if getattr(graph, key) is not None:
             g.graph[key] = getattr(graph, key)
     for n in graph.nodes:
-        attrs = {"label": n.label, "shape": n.shape}
+        attrs: dict[str, str | bool] = {"label": n.label, "shape": n.shape}
         if n.bbox is not None:
             attrs["bbox"] = ",".join(_num(v) for v in n.bbox)
         g.add_node(n.id, **attrs)

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from typing import Any, Hashable, Iterable
+from typing import Any
+from collections.abc import Hashable, Iterable
 
 from cvparse.metrics._extract import find_json
 from cvparse.metrics.mermaid import MermaidChart, read_answer
@@ -103,10 +104,11 @@ def link_pairs(chart: MermaidChart) -> list[tuple[str, str]]:
 
 def directed_links(chart: MermaidChart) -> list[tuple[str, str, str]]:
     """Links expanded by kind: ``("->", a, b)`` per direction, ``("--", a, b)`` undirected."""
-    out = []
+    out: list[tuple[str, str, str]] = []
     for (a, b), ln in zip(link_pairs(chart), chart.links):
         if ln.kind == "open":
-            out.append(("--", *sorted((a, b))))
+            lo, hi = sorted((a, b))
+            out.append(("--", lo, hi))
         else:
             out.append(("->", a, b))
             if ln.kind == "both":

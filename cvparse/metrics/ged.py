@@ -76,7 +76,7 @@ def _assignment(g1: nx.Graph, g2: nx.Graph) -> dict:
     for j, v in enumerate(n2):
         cost[a + j, j] = 1.0 + 0.5 * g2.degree(v)
     rows, cols = linear_sum_assignment(cost)
-    mapping = {u: None for u in n1}
+    mapping = dict.fromkeys(n1)
     for r, c in zip(rows, cols):
         if r < a and c < b:
             mapping[n1[r]] = n2[c]

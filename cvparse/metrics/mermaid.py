@@ -76,7 +76,7 @@ class MermaidChart:
         return Graph(kind=kind, nodes=nodes, edges=edges, extra={"direction": self.direction})
 
     @classmethod
-    def from_graph(cls, graph: Graph) -> "MermaidChart":
+    def from_graph(cls, graph: Graph) -> MermaidChart:
         """Read a :class:`Graph` as a chart (every node counts as labelled, even if empty)."""
         nodes = {n.id: MermaidNode(n.label, n.shape, True) for n in graph.nodes}
         links = [MermaidLink(e.source, e.target, _mermaid_style(e.style), e.label,
@@ -465,7 +465,7 @@ class _Parser:
         if m:
             n = _dash_count(m.group(2))
             head = m.group(3) or ""
-            if n >= 1 and head == ">" or n >= 2:
+            if (n >= 1 and head == ">") or n >= 2:
                 self.i = m.end()
                 return self.pipe_label(self.classify("solid", m.group(1), head, ""))
         return None

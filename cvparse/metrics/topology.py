@@ -142,7 +142,7 @@ def _from_dict(d: dict) -> Topology | None:
 
     nodes = [n for n in (_read_node(x) for x in raw_nodes or []) if n is not None]
     edges = [e for e in (_read_edge(x) for x in raw_edges or []) if e is not None]
-    label_of = {node_id: label for node_id, label in nodes}
+    label_of = dict(nodes)
     if raw_nodes is None:  # edges only: the endpoints are the node inventory
         for src, tgt, _, _ in edges:
             label_of.setdefault(src, src)

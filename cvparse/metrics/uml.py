@@ -75,7 +75,7 @@ class UMLRep:
     """Comparable form of a UML diagram."""
 
     classes: tuple[str, ...] = ()  # names as written, stripped
-    relations: tuple["Relation", ...] = ()
+    relations: tuple[Relation, ...] = ()
     condition: str | None = None
 
 
@@ -314,7 +314,7 @@ def summarize(per_image: list[dict]) -> dict:
                  for k in SUMMARY_KEYS + ("class_recall_exact", "relation_p", "relation_r")}
     out["n"] = len(per_image)
     by_condition = {}
-    for cond in sorted({r.get("condition") for r in per_image if r.get("condition")}):
+    for cond in sorted({c for r in per_image if (c := r.get("condition"))}):
         value = _mean([r.get("relacc") for r in per_image if r.get("condition") == cond])
         if value is not None:
             by_condition[cond] = value

@@ -107,7 +107,7 @@ def _step_back(k: int, ids: list[int], pieces: dict, dd: np.ndarray,
             continue
         p = own[j][1]
         steps = float(dd[k, j]) / p
-        if 1.5 <= steps and abs(steps - round(steps)) <= 0.2:
+        if steps >= 1.5 and abs(steps - round(steps)) <= 0.2:
             return j, p
         break
     return None

@@ -27,9 +27,9 @@ class Shape:
     """One of the FORMATS.md shapes (``rect``, ``round_rect``, ``diamond``, ...)."""
     bbox: tuple[int, int, int, int]
     """Outer box ``x1, y1, x2, y2`` including the border."""
-    interior: "Region" = field(repr=False)
+    interior: Region = field(repr=False)
     """The area inside the innermost border (holes filled), as a cropped mask."""
-    outer: "Region" = field(repr=False)
+    outer: Region = field(repr=False)
     """The area inside the outermost border (same as ``interior`` unless double)."""
     fit: float = 1.0
     """IoU of the interior with the ideal template of ``kind`` (1 = perfect)."""

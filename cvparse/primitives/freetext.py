@@ -494,7 +494,8 @@ def _underscore_beside(a: list[int], b: list[int], stroke: float, text_height: f
                        ) -> bool:
     """One box is a flat stroke just below the other's baseline: an underscore."""
     for flat, tall in ((a, b), (b, a)):
-        if flat[3] - flat[1] <= 2 * stroke + 1 and tall[1] <= flat[1] <= tall[3] + 0.4 * text_height:
+        if (flat[3] - flat[1] <= 2 * stroke + 1
+                and tall[1] <= flat[1] <= tall[3] + 0.4 * text_height):
             return True
     return False
 

@@ -46,7 +46,7 @@ def solid_blobs(ink: np.ndarray, scale: Scale) -> np.ndarray:
     keep = size <= MAX_HEAD * scale.text_height
     keep[0] = False
     for i in np.flatnonzero(keep):
-        keep[i] = _triangular(labels, stats, i)
+        keep[i] = _triangular(labels, stats, int(i))
     # the opening shaved the tip and the edges off: take the ink back round the core
     return cv2.dilate(keep[labels].astype(np.uint8), _disk(radius + 1)).astype(bool) & ink
 

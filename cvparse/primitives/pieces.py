@@ -306,7 +306,7 @@ def mended_boxes(shapes: list[tuple[Region, str, float]], pieces: list[Region],
     # Slivers smaller than this are letter holes and line wedges, not parts of a box.
     sized = [j for j, r in enumerate(pieces) if r.area >= min_area / 2]
     cand = [i for i, (_, kind, _) in enumerate(shapes) if kind in CUT_BOX_KINDS]
-    if not sized or not cand and len(sized) < 2:
+    if not sized or (not cand and len(sized) < 2):
         return [], [], set()
     fits: dict[int, float] = {}
 
@@ -324,8 +324,8 @@ def mended_boxes(shapes: list[tuple[Region, str, float]], pieces: list[Region],
     used: set[int] = set()
     mended, boxes = [], []
     for k, region, old, own in seeds:
-        if own in used or own is not None and not any(
-                j - len(cand) in sized for j in adj[k] if j >= len(cand)):
+        if own in used or (own is not None and not any(
+                j - len(cand) in sized for j in adj[k] if j >= len(cand))):
             continue
         near = sorted((j - len(cand) for j in adj[k] if j >= len(cand)),
                       key=lambda j: -pieces[j].area)
@@ -339,7 +339,7 @@ def mended_boxes(shapes: list[tuple[Region, str, float]], pieces: list[Region],
             x2, y2 = max(p.bbox[2] for p in parts), max(p.bbox[3] for p in parts)
             if sum(p.area for p in parts) < min_fit * (x2 - x1) * (y2 - y1):
                 continue  # too little of their box filled to fit one
-            if not loose(j) or own is not None and not loose(own):
+            if not loose(j) or (own is not None and not loose(own)):
                 continue
             r = _closed(parts, reach)
             kd, f = classify(r.filled)
@@ -495,7 +495,7 @@ def crossed_boxes(pieces: list[Region], ink: np.ndarray, stroke: float, text_hei
                               for j in set().union(*(close[m] for m in members))
                               if j not in used and j not in members), reverse=True)
             step = next(((f, j) for f, j in options if f <= score + 0.005
-                         or on_outline(members + [j]) and adjacent(j, members)), None)
+                         or (on_outline(members + [j]) and adjacent(j, members))), None)
             if step is None or step[0] <= score + 0.005:
                 break
             score = step[0]

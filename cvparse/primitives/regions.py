@@ -85,7 +85,7 @@ def enclosed_regions(ink: np.ndarray, min_area: float) -> list[Region]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
     h, w = ink.shape
     border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    outside = set(int(v) for v in border)
+    outside = {int(v) for v in border}
     regions: list[Region] = []
     for i in range(1, n):
         if i in outside or stats[i, cv2.CC_STAT_AREA] < min_area * 0.3:

@@ -32,7 +32,7 @@ def stroke_width(ink: np.ndarray) -> float:
 def _mode(lengths: np.ndarray) -> float:
     """The commonest run length of 20 pixels or less (1 when there is none)."""
     short = lengths[lengths <= 20]
-    return float(max(1, np.bincount(short).argmax())) if short.size else 1.0
+    return float(max(1, int(np.bincount(short).argmax()))) if short.size else 1.0
 
 
 CROSSING_RATIO = 3.0
@@ -104,7 +104,7 @@ def line_widths(ink: np.ndarray) -> tuple[float, float]:
     runs = lengths[square & (lengths <= 20)]
     if runs.size < MIN_CROSSINGS:
         return mode, mode
-    width = float(max(1, np.bincount(runs).argmax()))
+    width = float(max(1, int(np.bincount(runs).argmax())))
     # Slanted runs only lengthen a line's width, and by less than twice (up to 60 degrees
     # off square); a square mode outside that is other ink (blur, letter strokes).
     return mode, (width if mode / 2 <= width < mode else mode)

@@ -144,7 +144,8 @@ def _connector(mask_shape, a, b) -> Connector:
     pts = np.linspace(a, b, 50)
     d = (np.asarray(b, float) - np.asarray(a, float))
     d /= np.linalg.norm(d)
-    return Connector(points=pts, ends=(End(tuple(pts[0]), tuple(-d)), End(tuple(pts[-1]), tuple(d))),
+    return Connector(points=pts,
+                     ends=(End(tuple(pts[0]), tuple(-d)), End(tuple(pts[-1]), tuple(d))),
                      width=2.0)
 
 

@@ -25,7 +25,8 @@ def _polyline(*corners) -> np.ndarray:
 
 def _conn(points: np.ndarray) -> Connector:
     return Connector(points=points,
-                     ends=(End(point=tuple(points[0]), direction=tuple(polyline_direction(points, 10))),
+                     ends=(End(point=tuple(points[0]),
+                               direction=tuple(polyline_direction(points, 10))),
                            End(point=tuple(points[-1]),
                                direction=tuple(polyline_direction(points[::-1], 10)))))
 
@@ -54,7 +55,8 @@ def test_line_into_a_plate_is_paired_with_the_head_just_past_it():
     assert lines[0][-1][1] > 165 and abs(lines[0][-1][0] - 150) <= 4
     # remains before the plate's middle are not what the line runs on into
     pts = np.array([line[0], line[-1], [150.0, 145.0], [152.0, 146.0]])
-    dirs = np.array([polyline_direction(line, 10), polyline_direction(line[::-1], 10), [1.0, 0], [-1.0, 0]])
+    dirs = np.array([polyline_direction(line, 10), polyline_direction(line[::-1], 10),
+                     [1.0, 0], [-1.0, 0]])
     assert _through_plates(pts, dirs, [plate], 8.5, 15.0, np.array([0, 0, 1, 1], bool)) == []
 
 

@@ -78,7 +78,7 @@ def test_labels_are_escaped_for_html_cells(graph):
 def test_er_schema(schema):
     _, vertices, edges = _cells(to_drawio(schema))
     by_label = {}
-    for cid, c in vertices.items():
+    for c in vertices.values():
         by_label.setdefault(c.get("value"), c)
     assert "double=1" in by_label["OrderLine"].get("style")
     assert "double=1" in by_label["contains"].get("style")
@@ -106,7 +106,7 @@ def test_er_uses_bboxes_when_present(schema):
 def test_uml_markers_and_geometry(uml):
     _, vertices, edges = _cells(to_drawio(uml))
     assert len(vertices) == len(uml.classes) + 1  # "Bone" is only a relation end
-    assert _geometry(list(vertices.values())[0]) == [10, 10, 110, 80]
+    assert _geometry(next(iter(vertices.values()))) == [10, 10, 110, 80]
     style = {r.type + str(r.extra.get("directed", "")): c.get("style")
              for r, c in zip(uml.relations, edges)}
     assert "endArrow=block;endFill=0" in style["inheritance"]

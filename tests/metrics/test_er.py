@@ -232,8 +232,8 @@ def test_category_present_only_in_prediction_counts_as_zero():
 
 
 def test_summarize_averages_over_images_where_a_value_applies():
-    a = {**{k: 1.0 for k in er.SUMMARY_KEYS}, "weak_entities_f1": math.nan}
-    b = {**{k: 0.5 for k in er.SUMMARY_KEYS}}
+    a = {**dict.fromkeys(er.SUMMARY_KEYS, 1.0), "weak_entities_f1": math.nan}
+    b = {**dict.fromkeys(er.SUMMARY_KEYS, 0.5)}
     summary = er.summarize([a, b])
     assert set(er.SUMMARY_KEYS) <= set(summary)
     assert summary["weak_entities_f1"] == 0.5

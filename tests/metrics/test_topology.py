@@ -126,7 +126,8 @@ def test_mermaid_text():
     assert topo.score(rep(GT), r)["edge_f1"] == 1.0
 
 
-@pytest.mark.parametrize("bad", ["no graph here", "This is not a graph", "{}", '{"kind": "er", "entities": {}}',
+@pytest.mark.parametrize("bad", ["no graph here", "This is not a graph", "{}",
+                                 '{"kind": "er", "entities": {}}',
                                  {"kind": "uml", "classes": [], "relations": []}, 42])
 def test_unreadable_inputs_are_invalid(bad):
     r, ok = topo.load(bad)

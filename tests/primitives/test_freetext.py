@@ -57,7 +57,7 @@ def test_open_head_beyond_the_straight_run_is_taken_with_the_line():
     # blends into the sides); the head is still taken out with the line
     mask = np.zeros((60, 120), bool)
     mask[29:32, 30:110] = True             # the line, three pixels thick
-    for t in range(0, 12):                 # the two sides of an open head at x = 18
+    for t in range(12):                 # the two sides of an open head at x = 18
         mask[30 - t // 2 - 1:30 - t // 2 + 1, 18 + t] = True
         mask[30 + t // 2:30 + t // 2 + 2, 18 + t] = True
     mask[29:32, 18:30] = True              # the shaft runs on to the point

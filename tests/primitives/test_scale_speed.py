@@ -59,8 +59,9 @@ def test_text_height_frames_equal_one_by_one():
         for _ in range(300 * (trial + 1)):  # letters, some framed by a box around them
             x0, y0 = int(rng.integers(0, 580)), int(rng.integers(0, 380))
             hh, ww = int(rng.integers(5, 18)), int(rng.integers(2, 12))
-            ink[y0:y0 + hh, x0:x0 + ww] = rng.random((len(ink[y0:y0 + hh]), len(ink[0, x0:x0 + ww]))) < 0.6
-            if rng.random() < 0.1 and 3 <= x0 and 3 <= y0 and y0 + hh + 3 < 400:
+            ink[y0:y0 + hh, x0:x0 + ww] = rng.random((len(ink[y0:y0 + hh]),
+                                                      len(ink[0, x0:x0 + ww]))) < 0.6
+            if rng.random() < 0.1 and x0 >= 3 and y0 >= 3 and y0 + hh + 3 < 400:
                 ink[y0 - 3, x0 - 3:x0 + ww + 3] = ink[y0 + hh + 2, x0 - 3:x0 + ww + 3] = True
                 ink[y0 - 3:y0 + hh + 3, x0 - 3] = ink[y0 - 3:y0 + hh + 3, x0 + ww + 2] = True
         assert text_height(ink) == plain(ink)
