@@ -18,7 +18,7 @@ from .model import Document
 from .options import KINDS, STAGES
 from .primitives.elements import Inventory
 from .primitives.inventory import build_inventory
-from .primitives.paper import strong_ink
+from .primitives.page import Page, make_page
 
 
 
@@ -32,6 +32,8 @@ class ParseResult:
     document: Document | None
     image: np.ndarray = field(repr=False)
     inventory: Inventory = field(repr=False)
+    page: Page | None = field(default=None, repr=False)
+    """The page every stage read (its derived facts and late OCR reads)."""
     connectors: list[Connector] = field(default_factory=list, repr=False)
     timings: dict[str, float] = field(default_factory=dict)
     kind: str = ""
@@ -87,19 +89,18 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
     rgb = load_image(source)
     t["load"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    inv = build_inventory(rgb)
-    inv.image = rgb
+    page = make_page(rgb)
+    inv = build_inventory(page)
     t["nodes"] = time.perf_counter() - t0
     auto = kind == "auto"
     if stage == "nodes":
-        return ParseResult(document=None, image=rgb, inventory=inv, timings=t)
+        return ParseResult(document=None, image=rgb, inventory=inv, page=page, timings=t)
     t0 = time.perf_counter()
     guessed = guess_kind(inv)
     if kind == "auto":
         kind = guessed
     if kind == "uml":
-        dark = strong_ink(rgb, inv.ink, inv.background)
-        mask = connector_mask(inv, dark, [b.bbox for b in uml_boxes(inv, dark)])
+        mask = connector_mask(inv, page.strong_ink, [b.bbox for b in uml_boxes(inv)])
     else:
         mask = connector_mask(inv)
     connectors = trace_connectors(inv, mask)
@@ -114,5 +115,5 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
     t0 = time.perf_counter()
     doc = assemble(kind, inv, connectors)
     t["assemble"] = time.perf_counter() - t0
-    return ParseResult(document=doc, image=rgb, inventory=inv, connectors=connectors,
-                       timings=t, kind=kind, guessed_kind=guessed)
+    return ParseResult(document=doc, image=rgb, inventory=inv, page=page,
+                       connectors=connectors, timings=t, kind=kind, guessed_kind=guessed)

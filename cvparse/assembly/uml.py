@@ -411,7 +411,7 @@ def _half_diamond(extent: np.ndarray, count: np.ndarray, stroke: float) -> str |
 def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     """A UML model: one class per box, one relation per connector joining two boxes."""
     dark = dark_ink(inv)
-    boxes = uml_boxes(inv, dark)
+    boxes = uml_boxes(inv)
     classes = read_classes(inv, boxes) if inv.image is not None else [
         UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
     stroke, th = inv.scale.stroke, inv.scale.text_height

@@ -25,19 +25,25 @@ def dark_ink(inv: Inventory) -> np.ndarray:
     """The page's ink drawn in a strong colour (drop shadows and light tints left out)."""
     if inv.image is None:
         return inv.ink
+    if inv.page is not None:
+        return inv.page.strong_ink
     return strong_ink(inv.image, inv.ink, inv.background)
 
 
-def class_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
+def class_boxes(inv: Inventory) -> list[Box]:
     """Rectangles with straight sides big enough to hold a class name (shadows ignored).
 
     Boxes are looked for in the strong ink first, which leaves drop shadows out.  Borders
     drawn in a grey much lighter than the text (current PlantUML: grey sides, black
     names) fall out of the strong ink too, so boxes found in all the ink are added where
     they overlap no box found already (a shadowed box's outline with its shadow does).
-    ``dark`` is the page's strong ink when the caller has it already.
+    Computed once per inventory (the family guess and the UML stages read them).
     """
-    dark = dark_ink(inv) if dark is None else dark
+    return list(inv.facts.get("class_boxes", lambda: _class_boxes(inv)))
+
+
+def _class_boxes(inv: Inventory) -> list[Box]:
+    dark = dark_ink(inv)
     boxes = find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
     if dark is inv.ink:
         return boxes
@@ -54,16 +60,20 @@ FILL_CONTRAST = 24.0
 least contrast page ink has, see ``paper.ink_mask``)."""
 
 
-def uml_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
+def uml_boxes(inv: Inventory) -> list[Box]:
     """The class boxes of a page known to be UML: :func:`class_boxes`, plus rectangles
     drawn as a fill without border lines (pyreverse's colourised look).  A box drawn as a
     fill alone has no separator lines either: it is split into compartments where its
-    text leaves a gap (:func:`text_compartments`).
+    text leaves a gap (:func:`text_compartments`).  Computed once per inventory.
 
     The family guess uses :func:`class_boxes` alone: a filled flowchart node with two
     lines of text would look like a class with two compartments.
     """
-    boxes = class_boxes(inv, dark)
+    return list(inv.facts.get("uml_boxes", lambda: _uml_boxes(inv)))
+
+
+def _uml_boxes(inv: Inventory) -> list[Box]:
+    boxes = class_boxes(inv)
     if inv.image is None:
         return boxes
     th = inv.scale.text_height

@@ -156,6 +156,12 @@ def _between(centre: np.ndarray, i: int, others: list[int]) -> bool:
 
 
 def phantom_shapes(inv: Inventory) -> set[int]:
+    """Indices of the shapes that are closed areas but no nodes (:func:`_phantom_shapes`),
+    computed once per inventory; the set returned is the caller's own."""
+    return set(inv.facts.get("phantom_shapes", lambda: _phantom_shapes(inv)))
+
+
+def _phantom_shapes(inv: Inventory) -> set[int]:
     """Closed areas that are not nodes: they partly overlap several shapes (or hold one).
 
     Curved connectors running between nodes close off regions that look like big empty

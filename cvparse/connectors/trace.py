@@ -115,7 +115,12 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
 
 
 def marker_mask(inv: Inventory) -> np.ndarray:
-    """Ink outside shape interiors, borders kept: arrowheads that overlap a border stay whole."""
+    """Ink outside shape interiors, borders kept: arrowheads that overlap a border stay
+    whole.  Computed once per inventory; the array returned is the caller's own."""
+    return inv.facts.get("marker_mask", lambda: _marker_mask(inv)).copy()
+
+
+def _marker_mask(inv: Inventory) -> np.ndarray:
     mask = inv.ink.copy()
     phantoms = phantom_shapes(inv)
     text = _text_mask(inv, phantoms)

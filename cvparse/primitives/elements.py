@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from .regions import Region
+
+if TYPE_CHECKING:
+    from .ocr import Word
+    from .page import Page
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -17,6 +26,23 @@ class Scale:
     """Typical line width in pixels (median over connector and border ink)."""
     text_height: float
     """Typical height of a text line in pixels (cap height + descender room)."""
+
+
+@dataclass(eq=False)
+class Facts:
+    """Derived facts, each computed on first use and kept: several stages read them,
+    none recomputes or mutates them."""
+
+    computed: Counter[str] = field(default_factory=Counter)
+    """How often each fact was computed (once each, by design)."""
+    values: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def get(self, name: str, compute: Callable[[], T]) -> T:
+        """The fact ``name``, computed by ``compute`` the first time only."""
+        if name not in self.values:
+            self.computed[name] += 1
+            self.values[name] = compute()
+        return self.values[name]
 
 
 @dataclass
@@ -71,6 +97,24 @@ class Inventory:
     """Boolean mask of the ink that belongs to text (inside shapes or free)."""
     image: np.ndarray | None = field(default=None, repr=False)
     """The RGB page itself, for assemblers that read more text (class compartments)."""
+    page: Page | None = field(default=None, repr=False, compare=False)
+    """The page the inventory was found on (``None`` for one put together by hand)."""
+    facts: Facts = field(default_factory=Facts, repr=False, compare=False)
+    """Facts derived from the inventory that several stages read (class boxes, phantom
+    shapes, marker mask), each computed once."""
+
+    def read(self, crops: list[np.ndarray], text_height: float | None = None,
+             psm: int = 6) -> list[list[Word]]:
+        """The words of every crop, read after perception through the page
+        (:meth:`Page.read`; directly for an inventory without one)."""
+        if self.page is not None:
+            return self.page.read(crops, text_height, psm)
+        from .ocr import read_crops
+
+        if not crops:
+            return []
+        th = self.scale.text_height if text_height is None else text_height
+        return read_crops(crops, th, psm)
 
     def to_dict(self) -> dict:
         """JSON-ready summary (what ``cvparse parse --stage nodes`` prints)."""

@@ -24,6 +24,7 @@ from .labelcrop import label_crop
 from .labelling import components
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, fill_outlines, ink_mask, is_gray, paper_map
+from .page import Page, make_page
 from .pieces import (BOX_KINDS, LABELLED_HULL_KINDS, crossed_boxes, hull_fits, hull_joined,
                      joined_pieces, mended_boxes)
 from .regions import Region, enclosed_regions, fill_holes, grow_region, region_from_mask
@@ -232,11 +233,37 @@ def _grow(region: Region, rgb: np.ndarray, ink: np.ndarray, fine_k: int,
     return grow_region(region, rgb, fill, fine_k // 2 + 1, tolerance)
 
 
-def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
-    """Find every closed shape of a page, classify it and read its label."""
+def build_inventory(source: np.ndarray | Page, ocr: bool = True) -> Inventory:
+    """Find every closed shape of a page, classify it and read its label.
+
+    Parameters
+    ----------
+    source : Page or ndarray
+        The page (:func:`~cvparse.primitives.page.make_page`), or an ``H x W x 3`` uint8
+        RGB image to make it from.
+    ocr : bool
+        Read the shapes' labels and the free text (``False``: shapes only).
+
+    Returns
+    -------
+    Inventory
+        The shapes and text found, in the page's pixels and :class:`Scale`, with the
+        page it was found on.
+
+    Examples
+    --------
+    >>> import cv2, numpy as np
+    >>> rgb = np.full((120, 200, 3), 255, np.uint8)
+    >>> _ = cv2.rectangle(rgb, (40, 30), (160, 90), (0, 0, 0), 2)
+    >>> inv = build_inventory(rgb, ocr=False)
+    >>> [(s.kind, s.bbox) for s in inv.shapes]
+    [('rect', (38, 28, 163, 93))]
+    """
+    page = source if isinstance(source, Page) else make_page(source)
+    rgb = page.image
     h, w = rgb.shape[:2]
-    bg = background_colour(rgb)
-    paper, ink, fine, scale = page_ink(rgb, bg)
+    bg = page.background
+    ink, fine, scale = page.ink, page.fine_ink, page.scale
     min_area = max(60.0, min(1.2 * scale.text_height ** 2, 40 * scale.stroke ** 2))
     fine_k = max(7, int(4 * scale.stroke + 1))
     raw = enclosed_regions(fine, max(20.0, min(0.5 * scale.text_height ** 2,
@@ -281,7 +308,8 @@ def build_inventory(rgb: np.ndarray, ocr: bool = True) -> Inventory:
         texts = _read_text(rgb, ink, shapes, kept, scale, bg, text_mask)
         shapes = drop_line_gaps(shapes, ink, scale)
     return Inventory(width=w, height=h, scale=scale, background=bg,
-                     shapes=shapes, texts=texts, ink=ink, text_mask=text_mask)
+                     shapes=shapes, texts=texts, ink=ink, text_mask=text_mask, image=rgb,
+                     page=page)
 
 
 def _holds_letter(region: Region, ink: np.ndarray, text_height: float) -> bool:

@@ -49,7 +49,6 @@ def _icon_page():
 def test_labelled_shape_and_icon_become_nodes():
     rgb = _icon_page()
     inv = build_inventory(rgb)
-    inv.image = rgb
     nodes = topology_nodes(inv)
     labels = sorted(n.label for n in nodes)
     assert labels == ["Billing", "Relay"]
@@ -63,7 +62,6 @@ def test_free_text_without_drawing_is_no_node():
     draw.text((100, 70), "Caption", fill=(0, 0, 0), font=font(16))
     rgb = to_array(img)
     inv = build_inventory(rgb)
-    inv.image = rgb
     assert topology_nodes(inv) == []
 
 
@@ -83,7 +81,6 @@ def _faint_tile_page(specks: bool = False):
 def _tile_nodes(specks: bool) -> list[TopoNode]:
     rgb = _faint_tile_page(specks)
     inv = build_inventory(rgb)
-    inv.image = rgb
     return topology_nodes(inv)
 
 
@@ -286,7 +283,6 @@ def test_gap_between_crossing_lines_with_text_read_in_it_is_no_node():
     draw.text((35, 215), "Billing", fill=(0, 0, 0), font=font(16))
     rgb = to_array(img)
     inv = build_inventory(rgb)
-    inv.image = rgb
     assert any(s.bbox[1] < 150 and s.bbox[0] > 140 for s in inv.shapes)  # the gap is a shape
     assert [n.label for n in topology_nodes(inv)] == ["Billing"]
 
@@ -299,7 +295,6 @@ def test_icon_box_does_not_take_in_a_connector_ending_beside_it():
     draw.line([(440, 77), (282, 77)], fill=(0, 0, 0), width=2)  # ends under the icon
     rgb = to_array(img)
     inv = build_inventory(rgb)
-    inv.image = rgb
     icon = next(n for n in topology_nodes(inv) if n.label == "Relay")
     assert icon.bbox[0] <= 242 and icon.bbox[2] <= 304
 
@@ -315,7 +310,6 @@ def test_lone_letter_in_a_strip_between_lines_is_no_node():
     draw.text((174, 201), "Q", fill=(0, 0, 0), font=font(16))
     rgb = to_array(img)
     inv = build_inventory(rgb)
-    inv.image = rgb
     assert any(s.label.strip() == "K" for s in inv.shapes)
     assert [n.label for n in topology_nodes(inv)] == ["Q"]
 

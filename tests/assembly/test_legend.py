@@ -43,7 +43,6 @@ def _page():
 def _inventory(rgb, ocr=True):
     """The page's inventory, with the image the legend reader samples colours from."""
     inv = build_inventory(rgb, ocr=ocr)
-    inv.image = rgb
     return inv
 
 

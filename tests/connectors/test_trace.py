@@ -154,7 +154,6 @@ def _label_on_line(rgb, x1, y1, x2, y2, text="Yes"):
 def _only_plate(rgb: np.ndarray):
     """The page's inventory (no OCR) and the box of its one label plate."""
     inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
     plates = label_plates(inv)
     assert len(plates) == 1
     return inv, plates[0]
@@ -176,7 +175,6 @@ def test_dark_blob_or_line_is_no_label_plate():
     cv2.line(rgb, (150, 20), (150, 280), INK, 2)
     cv2.rectangle(rgb, (134, 140), (168, 160), INK, -1)  # solid dark: not a pale plate
     inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
     assert label_plates(inv) == []
 
 
@@ -204,7 +202,6 @@ def test_line_cut_by_a_label_just_before_its_arrowhead_keeps_its_stub():
     cv2.fillPoly(rgb, [np.array([[143, 216], [157, 216], [150, 229]], np.int32)], INK)
     _label_on_line(rgb, 134, 184, 168, 202)  # leaves ~12 px of line above the head
     inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
     conns = [c for c in trace_connectors(inv) if c.length > 50]
     assert len(conns) == 1
     assert _has_end(conns[0], (150, 20)) and max(conns[0].points[:, 1]) >= 215
@@ -217,7 +214,6 @@ def test_label_right_above_an_arrowhead_is_bridged_to_the_head():
     cv2.fillPoly(rgb, [np.array([[143, 216], [157, 216], [150, 229]], np.int32)], INK)
     _label_on_line(rgb, 134, 192, 168, 210)  # nothing of the line left under the plate
     inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
     conns = [c for c in trace_connectors(inv) if c.length > 50]
     assert len(conns) == 1
     assert _has_end(conns[0], (150, 20)) and max(conns[0].points[:, 1]) >= 215
@@ -382,7 +378,6 @@ def test_hue_halo_along_dark_dots_on_a_tinted_page_is_no_plate():
     cv2.line(rgb, (20, 111), (280, 111), (51, 51, 51), 4)
     rgb = _jpeg(rgb)
     inv = build_inventory(rgb, ocr=False)
-    inv.image = rgb
     assert label_plates(inv) == []
 
 
