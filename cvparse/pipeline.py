@@ -1,4 +1,5 @@
-"""The whole parse: image -> primitives -> connectors -> document, as one call."""
+"""The whole parse as one call: image -> page -> primitives (shapes, text, the family
+guess) -> connectors -> assembly (the family's document)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .assembly.kind import assemble, graph_kind, guess_kind
-from .assembly.uml_classes import uml_boxes
-from .connectors.attach import attach_ends
+from .assembly.kind import assemble, graph_kind
 from .connectors.elements import Connector
-from .connectors.markers import classify_ends
-from .connectors.trace import connector_mask, marker_mask, trace_connectors
+from .connectors.stage import build as build_connectors
 from .image import load_image
 from .model import Document
 from .options import KINDS, STAGES
 from .primitives.elements import Inventory
+from .primitives.classboxes import uml_boxes
+from .primitives.family import guess_kind
 from .primitives.inventory import build_inventory
 from .primitives.page import Page, make_page
 
@@ -99,14 +99,11 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
     guessed = guess_kind(inv)
     if kind == "auto":
         kind = guessed
-    if kind == "uml":
-        mask = connector_mask(inv, page.strong_ink, [b.bbox for b in uml_boxes(inv)])
+    if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
+        connectors = build_connectors(inv, ink=page.strong_ink,
+                                      clear=[b.bbox for b in uml_boxes(inv)])
     else:
-        mask = connector_mask(inv)
-    connectors = trace_connectors(inv, mask)
-    classify_ends(connectors, marker_mask(inv), inv.scale.stroke,
-                  text_height=inv.scale.text_height)
-    attach_ends(inv, connectors)
+        connectors = build_connectors(inv)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors)
         if kind == "flowchart" and auto:

@@ -14,6 +14,7 @@ from ..model import Edge, Graph, Node
 from ..primitives.elements import Inventory, Scale, Shape
 from ..primitives.inventory import continued_sides
 from ..primitives.regions import Region
+from ..primitives.strokes import inked_along
 from .legend import edge_type, find_legends
 
 BOLD_RATIO = 1.5
@@ -619,20 +620,6 @@ def _continues(a: End, b: End, th: float) -> bool:
     v = np.subtract(b.point, a.point)
     side = abs(float(a.direction[0] * v[1] - a.direction[1] * v[0]))
     return side <= 0.4 * th and float(np.dot(a.direction, v)) >= -0.4 * th
-
-
-def inked_along(ink: np.ndarray, p: np.ndarray, q: np.ndarray, r: int) -> bool:
-    """Ink all along the straight run from ``p`` to ``q`` (within ``r`` px of it; with
-    ``q`` at ``p``, ink near that point)."""
-    n = int(np.ceil(np.hypot(*(q - p)))) + 1
-    h, w = ink.shape
-    for x, y in np.linspace(p, q, n):
-        xi, yi = int(round(x)), int(round(y))
-        if not (0 <= xi < w and 0 <= yi < h):
-            return False
-        if not ink[max(0, yi - r):yi + r + 1, max(0, xi - r):xi + r + 1].any():
-            return False
-    return True
 
 
 def _bridge(a: End, b: End, ink: np.ndarray, stroke: float, th: float,

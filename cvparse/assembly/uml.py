@@ -19,7 +19,8 @@ from ..connectors.markers import end_readings, width_profile
 from ..model import UMLClass, UMLModel, UMLRelation
 from ..primitives.boxes import Box
 from ..primitives.elements import Inventory
-from .uml_classes import dark_ink, read_classes, uml_boxes
+from ..primitives.classboxes import dark_ink, uml_boxes
+from .uml_classes import read_classes
 
 
 def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:

@@ -10,150 +10,15 @@ import cv2
 import numpy as np
 
 from ..model import UMLClass
-from ..primitives.boxes import Box, find_boxes
+from ..primitives.boxes import Box
 from ..primitives.elements import Inventory
 from ..primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_glyph,
                                  repeated_letter)
 from ..primitives.labelling import components
 from ..primitives.ocr import clean_single_glyph, read_crops, word_lines
-from ..primitives.paper import colour_distance, strong_ink
+from ..primitives.paper import colour_distance
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
-
-
-def dark_ink(inv: Inventory) -> np.ndarray:
-    """The page's ink drawn in a strong colour (drop shadows and light tints left out)."""
-    if inv.image is None:
-        return inv.ink
-    if inv.page is not None:
-        return inv.page.strong_ink
-    return strong_ink(inv.image, inv.ink, inv.background)
-
-
-def class_boxes(inv: Inventory) -> list[Box]:
-    """Rectangles with straight sides big enough to hold a class name (shadows ignored).
-
-    Boxes are looked for in the strong ink first, which leaves drop shadows out.  Borders
-    drawn in a grey much lighter than the text (current PlantUML: grey sides, black
-    names) fall out of the strong ink too, so boxes found in all the ink are added where
-    they overlap no box found already (a shadowed box's outline with its shadow does).
-    Computed once per inventory (the family guess and the UML stages read them).
-    """
-    return list(inv.facts.get("class_boxes", lambda: _class_boxes(inv)))
-
-
-def _class_boxes(inv: Inventory) -> list[Box]:
-    dark = dark_ink(inv)
-    boxes = find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
-    if dark is inv.ink:
-        return boxes
-    return boxes + [b for b in find_boxes(inv.ink, inv.scale.stroke, inv.scale.text_height)
-                    if not any(_overlaps(b.bbox, k.bbox) for k in boxes)]
-
-
-def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
-
-
-FILL_CONTRAST = 24.0
-"""A box drawn as a fill alone differs from the paper by at least this colour distance (the
-least contrast page ink has, see ``paper.ink_mask``)."""
-
-
-def uml_boxes(inv: Inventory) -> list[Box]:
-    """The class boxes of a page known to be UML: :func:`class_boxes`, plus rectangles
-    drawn as a fill without border lines (pyreverse's colourised look).  A box drawn as a
-    fill alone has no separator lines either: it is split into compartments where its
-    text leaves a gap (:func:`text_compartments`).  Computed once per inventory.
-
-    The family guess uses :func:`class_boxes` alone: a filled flowchart node with two
-    lines of text would look like a class with two compartments.
-    """
-    return list(inv.facts.get("uml_boxes", lambda: _uml_boxes(inv)))
-
-
-def _uml_boxes(inv: Inventory) -> list[Box]:
-    boxes = class_boxes(inv)
-    if inv.image is None:
-        return boxes
-    th = inv.scale.text_height
-    for s in inv.shapes:
-        x1, y1, x2, y2 = s.bbox
-        if s.kind != "rect" or x2 - x1 < th or y2 - y1 < 1.2 * th:
-            continue
-        if not any(_overlaps(s.bbox, b.bbox) for b in boxes) and _fill_alone(
-                inv.image, s.bbox, inv.background, th) is not None:
-            boxes.append(Box(bbox=s.bbox, separators=[]))
-    out = []
-    for b in boxes:
-        fill = None if b.separators else _fill_alone(inv.image, b.bbox, inv.background, th)
-        if fill is not None:
-            b = Box(bbox=b.bbox, separators=text_compartments(inv.image, b.bbox, fill, th))
-        out.append(b)
-    return out
-
-
-def _inner(bbox: tuple[int, int, int, int], th: float) -> tuple[int, int, int, int]:
-    pad = max(2, int(round(0.2 * th)))  # a fill's anti-aliased edge is no text
-    return bbox[0] + pad, bbox[1] + pad, bbox[2] - pad, bbox[3] - pad
-
-
-def _fill_alone(rgb: np.ndarray, bbox: tuple[int, int, int, int],
-                background: tuple[int, int, int], th: float) -> np.ndarray | None:
-    """The fill colour of a box drawn as a fill without a border line, else ``None``.
-
-    Most of the box is its fill, which differs from the paper; its edge row is a blend of
-    fill and paper where no line is drawn, and a third colour (a border line, darker than
-    both or of another hue) where one is.
-    """
-    x1, y1, x2, y2 = _inner(bbox, th)
-    if x2 - x1 < 3 or y2 - y1 < 3:
-        return None
-    fill = np.median(rgb[y1:y2 + 1, x1:x2 + 1].reshape(-1, 3), axis=0).astype(float)
-    paper = np.asarray(background, float)
-    apart = float(np.linalg.norm(fill - paper))
-    if apart < FILL_CONTRAST:
-        return None
-    bx1, by1, bx2, by2 = bbox
-    edge = np.concatenate([rgb[by1, x1:x2], rgb[by2, x1:x2], rgb[y1:y2, bx1],
-                           rgb[y1:y2, bx2]]).astype(float)
-    e = np.median(edge, axis=0)
-    between = float(np.linalg.norm(e - paper) + np.linalg.norm(e - fill)) - apart
-    return fill if between < FILL_CONTRAST else None
-
-
-def text_compartments(rgb: np.ndarray, bbox: tuple[int, int, int, int],
-                      fill: np.ndarray, th: float) -> list[int]:
-    """Separator rows of a box whose compartments are drawn without lines: below its first
-    text line (the name), and in every later gap between lines clearly wider than the
-    spacing of the lines around it."""
-    x1, y1, x2, y2 = _inner(bbox, th)
-    side = x1 - bbox[0]  # the sides' blend with the paper is no text either
-    sub = rgb[y1:y2 + 1, x1 + side:x2 - side + 1]
-    inked = (colour_distance(sub, np.asarray(fill, float)) > FILL_CONTRAST).any(axis=1)
-    rows = np.flatnonzero(inked)
-    if rows.size == 0:
-        return []
-    breaks = np.flatnonzero(np.diff(rows) > 1)
-    starts = np.concatenate([[rows[0]], rows[breaks + 1]])
-    ends = np.concatenate([rows[breaks], [rows[-1]]])
-    # rows of one text line may split (a dot over an i, a comma): join runs whose blank
-    # between is under a fifth of a text height
-    lines: list[list[int]] = []
-    for a, b in zip(starts, ends):
-        if lines and a - lines[-1][1] - 1 < 0.2 * th:
-            lines[-1][1] = int(b)
-        else:
-            lines.append([int(a), int(b)])
-    if len(lines) < 2:
-        return []
-    gaps = [lines[i + 1][0] - lines[i][1] - 1 for i in range(len(lines) - 1)]
-    usual = float(np.median(gaps[1:])) if len(gaps) > 1 else 0.0
-    seps = [y1 + (lines[0][1] + lines[1][0]) // 2]
-    for i in range(1, len(gaps)):
-        if gaps[i] > usual + 0.25 * th:
-            seps.append(y1 + (lines[i][1] + lines[i + 1][0]) // 2)
-    return seps
 
 
 def _within(rect: tuple[int, int, int, int], inset: int) -> tuple[int, int, int, int]:

@@ -1,13 +1,14 @@
 """Lines between shapes: traced from the ink, mended, their ends read and attached.
 
-:func:`connector_mask` keeps the ink that can be a line, :func:`trace_connectors` turns it
-into :class:`Connector` polylines, :func:`classify_ends` reads each :class:`End`'s marker
-and :func:`attach_ends` docks the ends to shapes.  The names below load on first use.
+:func:`build` runs the stage: :func:`connector_mask` keeps the ink that can be a line,
+:func:`trace_connectors` turns it into :class:`Connector` polylines, :func:`classify_ends`
+reads each :class:`End`'s marker and :func:`attach_ends` docks the ends to shapes.  The
+names below load on first use.
 """
 
 from .._lazy import lazy_exports
 
-_WHERE = {"Connector": "elements", "End": "elements", "connector_mask": "trace",
+_WHERE = {"build": "stage", "Connector": "elements", "End": "elements", "connector_mask": "trace",
           "marker_mask": "trace", "trace_connectors": "trace", "classify_ends": "markers",
           "attach_ends": "attach", "phantom_shapes": "attach",
           "polyline_direction": "polylines"}

@@ -1,8 +1,9 @@
 """Perception: the page's paper and ink, its scale, closed shapes and the text OCR reads.
 
-:func:`build_inventory` turns an RGB page into an :class:`Inventory` of :class:`Shape` and
-:class:`TextItem` objects measured in the page's :class:`Scale`; the other modules are its
-steps.  The names below load on first use.
+:func:`make_page` measures an RGB image's paper, ink and :class:`Scale` into a
+:class:`Page`; :func:`build_inventory` finds its :class:`Inventory` of :class:`Shape` and
+:class:`TextItem` objects, and :func:`guess_kind` the family its notation belongs to; the
+other modules are their steps.  The names below load on first use.
 """
 
 from .._lazy import lazy_exports
@@ -10,6 +11,8 @@ from .._lazy import lazy_exports
 _WHERE = {"build_inventory": "inventory", "page_ink": "inventory", "Inventory": "elements",
           "Scale": "elements", "Shape": "elements", "TextItem": "elements",
           "Region": "regions", "estimate_scale": "scale", "strong_ink": "paper",
-          "read_crops": "ocr", "Word": "ocr"}
+          "read_crops": "ocr", "Word": "ocr", "Page": "page", "make_page": "page",
+          "Facts": "elements", "class_boxes": "classboxes", "uml_boxes": "classboxes",
+          "guess_kind": "family"}
 __all__ = list(_WHERE)
 __getattr__ = lazy_exports(__name__, _WHERE)

@@ -49,3 +49,17 @@ def touching_letters(own: np.ndarray, stroke: float) -> bool:
     in many columns), not a flat stretch of curve or line."""
     tall = own.sum(axis=0) > 2 * stroke + 1
     return bool(tall.mean() >= 0.3)
+
+
+def inked_along(ink: np.ndarray, p: np.ndarray, q: np.ndarray, r: int) -> bool:
+    """Ink all along the straight run from ``p`` to ``q`` (within ``r`` px of it; with
+    ``q`` at ``p``, ink near that point)."""
+    n = int(np.ceil(np.hypot(*(q - p)))) + 1
+    h, w = ink.shape
+    for x, y in np.linspace(p, q, n):
+        xi, yi = int(round(x)), int(round(y))
+        if not (0 <= xi < w and 0 <= yi < h):
+            return False
+        if not ink[max(0, yi - r):yi + r + 1, max(0, xi - r):xi + r + 1].any():
+            return False
+    return True

@@ -1,0 +1,55 @@
+"""The connector stage as one call: the lines of a page, traced, their ends read and
+docked to shapes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..primitives.elements import Inventory
+from .attach import attach_ends
+from .elements import Connector
+from .markers import classify_ends
+from .trace import connector_mask, marker_mask, trace_connectors
+
+
+def build(inv: Inventory, *, ink: np.ndarray | None = None,
+          clear: Sequence[tuple[int, int, int, int]] = ()) -> list[Connector]:
+    """Every connector of the page: traced from the ink that is no shape or text, each
+    end's marker read and each end attached to the shape it touches or points at.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text (:func:`~cvparse.primitives.inventory.build_inventory`).
+    ink : ndarray, optional
+        Boolean ink to trace instead of the inventory's (a UML page's strong ink, which
+        leaves drop shadows out).
+    clear : sequence of (x1, y1, x2, y2)
+        Further boxes, in pixels, whose ink is no line (class boxes found from their
+        border lines).
+
+    Returns
+    -------
+    list of Connector
+        Polylines in page pixels, each with its two ends' markers and attached nodes
+        (shape indices of ``inv``).
+
+    Examples
+    --------
+    >>> import cv2, numpy as np
+    >>> from cvparse.primitives.inventory import build_inventory
+    >>> rgb = np.full((100, 260, 3), 255, np.uint8)
+    >>> for x in (10, 170):
+    ...     _ = cv2.rectangle(rgb, (x, 30), (x + 80, 70), (0, 0, 0), 2)
+    >>> _ = cv2.line(rgb, (91, 50), (169, 50), (0, 0, 0), 2)
+    >>> lines = build(build_inventory(rgb, ocr=False))
+    >>> [sorted(e.node for e in c.ends) for c in lines]
+    [[0, 1]]
+    """
+    connectors = trace_connectors(inv, connector_mask(inv, ink, clear))
+    classify_ends(connectors, marker_mask(inv), inv.scale.stroke,
+                  text_height=inv.scale.text_height)
+    attach_ends(inv, connectors)
+    return connectors
