@@ -9,7 +9,7 @@ import numpy as np
 from ..connectors.elements import Connector
 from ..primitives.elements import Inventory
 from ..primitives.freetext import WordBox, shapes_mask
-from ..primitives.ocr import Word, read_crops
+from ..primitives.ocr import Word
 from ..primitives.paper import colour_distance
 from ..primitives.strokes import is_straight_stroke
 from .er_geometry import box_gap, dists_to_polyline, straighten, straightened_lines
@@ -120,7 +120,7 @@ def read_words(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, words: lis
     """Each word's glyph crop (:func:`glyph_crop`) and what OCR reads in it, all the words
     in one batched call."""
     crops = [glyph_crop(inv, labels, boxes, w) for w in words]
-    return list(zip(crops, read_crops(crops, inv.scale.text_height)))
+    return list(zip(crops, inv.read(crops, inv.scale.text_height)))
 
 
 def glyph_crop(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, word: WordBox

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..model import Entity, Relationship
 from ..primitives.elements import Inventory, Shape
-from ..primitives.ocr import glyph_height, read_crops
+from ..primitives.ocr import glyph_height
 from ..primitives.paper import colour_distance, ink_mask
 from ..primitives.underline import erase_underlines, find_underlines
 from ..primitives.wordjoin import join_label
@@ -242,7 +242,7 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
         crops.extend(ln.crop for row in lines for c in row for ln in c)
     if not found:
         return []
-    read = iter(read_crops(crops, th))
+    read = iter(inv.read(crops, th))
     glyph = float(np.median([g for g in (glyph_height(c) for c in crops) if g > 0] or [th]))
     out = []
     for cells, lines in found:

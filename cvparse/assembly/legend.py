@@ -18,7 +18,7 @@ from ..connectors.elements import Connector
 from ..connectors.markers import end_view
 from ..primitives.elements import Inventory, Scale, Shape
 from ..primitives.labelling import components
-from ..primitives.ocr import read_labels
+from ..primitives.ocr import labels_of
 from ..primitives.paper import colour_distance
 from ..primitives.strokes import hull_share
 
@@ -270,7 +270,7 @@ def find_legends(inv: Inventory) -> list[Legend]:
         found.append((shape, swatches))
     if not found:
         return []
-    texts = iter(read_labels(crops, th))
+    texts = iter(labels_of(crops, inv.read(crops, th)))
     legends = []
     for shape, swatches in found:
         entries = [LegendEntry(next(texts).strip(), s) for s in swatches]

@@ -15,7 +15,7 @@ from ..primitives.elements import Inventory
 from ..primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_glyph,
                                  repeated_letter)
 from ..primitives.labelling import components
-from ..primitives.ocr import clean_single_glyph, read_crops, word_lines
+from ..primitives.ocr import clean_single_glyph, word_lines
 from ..primitives.paper import colour_distance
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
@@ -234,8 +234,8 @@ NAME_ZOOM = 1.5
 written out repeatedly, see ``glyphs.REPEATS``); the sheet is scaled by the median glyph height,
 so the two copies straddle Tesseract's usual text size.  The larger copy reads best, the
 other is the fallback."""
-def read_names(names: list[np.ndarray], th: float) -> list[str]:
-    """Class names from name-compartment crops, one OCR call."""
+def read_names(inv: Inventory, names: list[np.ndarray], th: float) -> list[str]:
+    """Class names from name-compartment crops, one OCR call (through the page)."""
     if not names:
         return []
     single = [is_single_glyph(c) for c in names]
@@ -243,7 +243,7 @@ def read_names(names: list[np.ndarray], th: float) -> list[str]:
                         interpolation=cv2.INTER_CUBIC) if c.shape[0] > 2 else c
              for c, one in zip(names, single)]
     second = [repeat_glyph(c) if one else c for c, one in zip(names, single)]
-    words = read_crops(first + second, th)
+    words = inv.read(first + second, th)
     out = []
     for k, (c, one) in enumerate(zip(names, single)):
         if one:
@@ -274,9 +274,9 @@ def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:
                 crops.append(crop)
                 owners.append(bi)
     classes = [UMLClass(name="", bbox=[int(v) for v in b.bbox]) for b in boxes]
-    for cls, name in zip(classes, read_names(names, th)):
+    for cls, name in zip(classes, read_names(inv, names, th)):
         cls.name = name
-    for bi, words in zip(owners, read_crops(crops, th) if crops else []):
+    for bi, words in zip(owners, inv.read(crops, th)):
         for ln in _lines(words):
             (classes[bi].methods if "(" in ln else classes[bi].attributes).append(ln)
     return classes

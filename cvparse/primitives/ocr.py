@@ -281,7 +281,22 @@ def _engines() -> _EnginePool | None:
 
 def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
                ) -> list[list[Word]]:
-    """Recognise the words of every crop with a single Tesseract call."""
+    """Recognise the words of every crop with a single Tesseract call.
+
+    Parameters
+    ----------
+    crops : list of ndarray
+        Grey or RGB crops of dark text on a light ground, in page pixels.
+    text_height : float
+        The page's text height in pixels (crops are rescaled from it to Tesseract's size).
+    psm : int
+        Tesseract's page segmentation mode (6: a block of text).
+
+    Returns
+    -------
+    list of list of Word
+        One list per crop, each word boxed in that crop's coordinates.
+    """
     if not crops:
         return []
     sheet, places = build_sheet(crops, text_height)
@@ -361,9 +376,14 @@ def clean_single_glyph(text: str) -> str:
 
 def read_labels(crops: list[np.ndarray], text_height: float) -> list[str]:
     """One label string per crop (one Tesseract call for all of them)."""
+    return labels_of(crops, read_crops(crops, text_height))
+
+
+def labels_of(crops: list[np.ndarray], words: list[list[Word]]) -> list[str]:
+    """One label string per crop from the words read in it (a lone glyph cleaned)."""
     labels = []
-    for crop, words in zip(crops, read_crops(crops, text_height)):
-        text = join_words(words)
+    for crop, words_in in zip(crops, words):
+        text = join_words(words_in)
         if glyph_count(crop) == 1:
             text = clean_single_glyph(text)
         labels.append(text)
