@@ -7,6 +7,10 @@ result types (``ParseResult``, ``Inventory``, ``Connector``, ``Scale``) and the 
 so ``import cvparse`` stays light.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .model import (DocumentError, Edge, Entity, ERSchema, Graph, IsA, Node, Relationship,
                     UMLClass, UMLModel, UMLRelation, document_from_dict, document_from_json)
 
@@ -19,8 +23,17 @@ _LAZY = {"ParseResult": "pipeline", "ImageError": "image", "MissingImageError": 
          "Connector": "connectors.elements"}
 __getattr__ = lazy_exports(__name__, _LAZY)
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def parse(source, kind: str = "auto", stage: str = "all"):
+    import numpy as np
+
+    from .pipeline import ParseResult
+    from .vocabulary import Kind, Stage
+
+
+def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "all"
+          ) -> ParseResult:
     """Parse one diagram image (path or RGB array); see :func:`cvparse.pipeline.parse`.
 
     Raises :class:`MissingImageError` (a ``FileNotFoundError``) for a path that does not

@@ -60,6 +60,22 @@ def load_image(source: str | Path | np.ndarray) -> np.ndarray:
     Raises :class:`ImageError` with a one-line reason for anything that is not a usable
     image: missing, empty, corrupt, truncated, not an image, too small or too large.
     Warns (``UserWarning``) when it uses only the first frame or downscales.
+
+    Parameters
+    ----------
+    source : str, Path or ndarray
+        An image file (PNG, JPEG, ...), or an array: grey ``H x W``, RGB or RGBA.
+
+    Returns
+    -------
+    ndarray
+        ``H x W x 3`` uint8 RGB pixels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> load_image(np.zeros((64, 64), np.uint8)).shape
+    (64, 64, 3)
     """
     if isinstance(source, np.ndarray):
         rgb = _array_to_rgb(source)

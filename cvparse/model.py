@@ -14,13 +14,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .vocabulary import FAMILIES, LINE_STYLES, NODE_SHAPES
+
 GRAPH_KINDS = ("flowchart", "topology")
-DOC_KINDS = GRAPH_KINDS + ("er", "uml")
-NODE_SHAPES = (
-    "rect", "round_rect", "stadium", "diamond", "ellipse", "circle", "hexagon",
-    "parallelogram", "cylinder", "triangle", "icon", "text", "other",
-)
-EDGE_STYLES = ("solid", "dashed", "dotted", "bold")
+DOC_KINDS = FAMILIES
+EDGE_STYLES = LINE_STYLES
 UML_RELATION_TYPES = (
     "inheritance", "realization", "composition", "aggregation", "dependency", "association",
 )
@@ -485,5 +483,23 @@ def document_from_dict(d: Any) -> Document:
 
 
 def document_from_json(text: str) -> Document:
-    """Parse a JSON document of any kind."""
+    """Parse a JSON document of any kind.
+
+    Parameters
+    ----------
+    text : str
+        A document as docs/formats.md writes it.
+
+    Returns
+    -------
+    Graph, ERSchema or UMLModel
+        The document of its ``kind``; :class:`DocumentError` names the field at fault.
+
+    Examples
+    --------
+    >>> doc = document_from_json(
+    ...     '{"kind": "flowchart", "nodes": [{"id": "a", "label": "A"}], "edges": []}')
+    >>> type(doc).__name__, doc.nodes[0].id
+    ('Graph', 'a')
+    """
     return document_from_dict(_loads(text))

@@ -1,11 +1,13 @@
 """The choices a parse takes (family, stage), in a module light enough for the command
-line to read without loading the parser itself (``cvparse --help`` stays fast)."""
+line to read without loading the parser itself (``cvparse --help`` stays fast).
+
+``KINDS`` are ``--kind``'s values (``auto`` guesses the family from the notation);
+``STAGES`` are ``--stage``'s (``nodes`` stops after perception: the inventory of shapes
+and text, no connectors).  Both come from :mod:`cvparse.vocabulary`.
+"""
 
 from __future__ import annotations
 
-from .model import DOC_KINDS
+from .vocabulary import KINDS, STAGES
 
-KINDS = ("auto",) + DOC_KINDS
-"""``--kind``: ``auto`` guesses the family from the notation."""
-STAGES = ("all", "nodes")
-"""``nodes`` stops after perception: the inventory of shapes and text, no connectors."""
+__all__ = ["KINDS", "STAGES"]

@@ -13,7 +13,7 @@ from .connectors.elements import Connector
 from .connectors.stage import build as build_connectors
 from .image import load_image
 from .model import Document
-from .options import KINDS, STAGES
+from .vocabulary import KINDS, STAGES, Kind, Stage
 from .primitives.elements import Inventory
 from .primitives.classboxes import uml_boxes
 from .primitives.family import guess_kind
@@ -50,9 +50,20 @@ class ParseResult:
         return self.document.to_json(indent=indent)
 
     def to_format(self, fmt: str) -> str:
-        """The document in an export format (json, mermaid, plantuml, sql, dot, graphml,
-        drawio), as file text ending in a newline; ``ValueError`` if the format does not
-        fit the diagram family (:data:`cvparse.export.formats.FAMILIES`)."""
+        """The document in an export format, as file text ending in a newline.
+
+        Parameters
+        ----------
+        fmt : str
+            ``json``, ``mermaid``, ``plantuml``, ``sql``, ``dot``, ``graphml`` or
+            ``drawio``; ``ValueError`` if it does not fit the diagram family
+            (:data:`cvparse.export.formats.FAMILIES`).
+
+        Returns
+        -------
+        str
+            The file's text.
+        """
         if self.document is None and fmt != "json":
             raise ValueError("only json output exists for the nodes stage")
         if fmt == "json":
@@ -74,10 +85,44 @@ class ParseResult:
         return draw_overlay(self.image, self.inventory, self.connectors)
 
 
-def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all"
+def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "all"
           ) -> ParseResult:
-    """Parse one diagram image (path or array) into its document (or, with
-    ``stage="nodes"``, only the inventory of shapes and text)."""
+    """Parse one diagram image into its document.
+
+    Parameters
+    ----------
+    source : str, Path or ndarray
+        An image file, or an ``H x W x 3`` uint8 RGB array.
+    kind : {"auto", "flowchart", "topology", "er", "uml"}
+        The family to read the diagram as; ``auto`` guesses it from the notation.
+    stage : {"all", "nodes"}
+        ``nodes`` stops after perception: the inventory of shapes and text only.
+
+    Returns
+    -------
+    ParseResult
+        The document (``None`` at the ``nodes`` stage), the page, inventory and
+        connectors it was built from, and the seconds each stage took.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``kind`` or ``stage``; :class:`~cvparse.image.ImageError` (a
+        ``ValueError``) for a source that is no usable image.
+
+    Examples
+    --------
+    >>> import cv2, numpy as np
+    >>> rgb = np.full((100, 260, 3), 255, np.uint8)
+    >>> for x in (10, 170):
+    ...     _ = cv2.rectangle(rgb, (x, 30), (x + 80, 70), (0, 0, 0), 2)
+    >>> _ = cv2.line(rgb, (91, 50), (169, 50), (0, 0, 0), 2)
+    >>> r = parse(rgb, kind="flowchart")
+    >>> len(r.document.nodes), len(r.document.edges)
+    (2, 1)
+    >>> parse(rgb, stage="nodes").document is None
+    True
+    """
     import time
 
     if kind not in KINDS:

@@ -33,7 +33,20 @@ ROLE_OF_KIND = {"rect": "entity", "round_rect": "entity", "stadium": "attribute"
 
 
 def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
-    """The ER schema drawn on a page, from its inventory and attached connectors."""
+    """The ER schema drawn on a page, from its inventory and attached connectors.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes (entities, attributes, relationships, IS-A) and text.
+    connectors : list of Connector
+        Its lines, ends read and attached.
+
+    Returns
+    -------
+    ERSchema
+        Entities with their attributes and keys, relationships with their cardinalities.
+    """
     shapes = inv.shapes
     tables = table_entities(inv)
     in_table = {i for t in tables for i in t.shapes}

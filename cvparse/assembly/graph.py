@@ -208,7 +208,22 @@ def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int
 def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart"
                    ) -> Graph:
     """A graph document with one node per shape (and, for topology diagrams, per labelled
-    icon) and one edge per connector joining two of them."""
+    icon) and one edge per connector joining two of them.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text.
+    connectors : list of Connector
+        Its lines, ends read and attached.
+    kind : {"flowchart", "topology"}
+        The graph family.
+
+    Returns
+    -------
+    Graph
+        Nodes with labels, shapes and boxes (pixels); edges directed by their arrowheads.
+    """
     if kind == "topology":
         return assemble_topology(inv, connectors)
     nodes = []

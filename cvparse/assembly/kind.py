@@ -14,6 +14,7 @@ import numpy as np
 from ..connectors.elements import Connector
 from ..model import Document
 from ..primitives.elements import Inventory
+from ..vocabulary import Family
 
 CURVED_SHARE = 0.2
 """Flowchart: at least this share of the connectors are splines."""
@@ -88,14 +89,26 @@ def _flow(connectors: list[Connector]) -> tuple[int, float]:
     return len(moves), share
 
 
-def graph_kind(inv: Inventory, connectors: list[Connector]) -> str:
+def graph_kind(inv: Inventory, connectors: list[Connector]) -> Family:
     """``topology`` or ``flowchart`` for a node-link diagram without labelled icons
-    (:func:`guess_kind` has ruled those out).
+    (:func:`~cvparse.primitives.family.guess_kind` has ruled those out).
 
     Splines (flowchart renderers route smooth curves) mean flowchart; right-angle routing
     and straight lines at any angle (force or hand layouts) mean topology; straight
     axis-parallel lines mean flowchart only when the arrows run one way, as in a layered
     chart.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text (its scale sets what counts as long).
+    connectors : list of Connector
+        Its traced lines, ends read and attached.
+
+    Returns
+    -------
+    str
+        ``topology`` or ``flowchart``.
     """
     th = inv.scale.text_height
     long = [c for c in connectors if c.length >= 3 * th]
@@ -117,7 +130,22 @@ def graph_kind(inv: Inventory, connectors: list[Connector]) -> str:
 
 
 def assemble(kind: str, inv: Inventory, connectors: list[Connector]) -> Document:
-    """The document of family ``kind`` built from the primitives."""
+    """The document of family ``kind`` built from the primitives.
+
+    Parameters
+    ----------
+    kind : {"flowchart", "topology", "er", "uml"}
+        The family to assemble.
+    inv : Inventory
+        The page's shapes and text.
+    connectors : list of Connector
+        Its lines, ends read and attached (:func:`cvparse.connectors.stage.build`).
+
+    Returns
+    -------
+    Graph, ERSchema or UMLModel
+        The family's document, in page pixels where it keeps boxes.
+    """
     if kind == "er":
         from .er import assemble_er
 

@@ -410,7 +410,20 @@ def _half_diamond(extent: np.ndarray, count: np.ndarray, stroke: float) -> str |
 
 
 def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
-    """A UML model: one class per box, one relation per connector joining two boxes."""
+    """A UML model: one class per box, one relation per connector joining two boxes.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text, with its page (class compartments are read from it).
+    connectors : list of Connector
+        Its lines, traced with the class boxes cleared, ends read and attached.
+
+    Returns
+    -------
+    UMLModel
+        Classes with attributes and methods, relations typed by their end markers.
+    """
     dark = dark_ink(inv)
     boxes = uml_boxes(inv)
     classes = read_classes(inv, boxes) if inv.image is not None else [

@@ -68,7 +68,17 @@ def landed_reach(inv: Inventory) -> float:
 def attach_ends(inv: Inventory, connectors: list[Connector],
                 phantoms: set[int] | None = None) -> None:
     """Set ``node`` on every connector end that touches or points at a shape nearby, and
-    on ends merging into another connector (see ``merge_ends``)."""
+    on ends merging into another connector (see ``merge_ends``).
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes (ends attach to their index).
+    connectors : list of Connector
+        Traced lines; their ends' ``node`` and ``on_connector`` are set in place.
+    phantoms : set of int, optional
+        Shapes that are no nodes (:func:`phantom_shapes` by default).
+    """
     labels = shape_label_map(inv, attach_grow(inv), phantoms)
     reach = attach_reach(inv)
     near = landed_reach(inv)

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..vocabulary import LineStyle, Marker
+
 
 @dataclass
 class End:
@@ -17,7 +19,7 @@ class End:
     """Unit vector pointing out of the connector at this end."""
     node: int | None = None
     """Index of the attached shape in the inventory, or ``None`` if it touches none."""
-    marker: str = "none"
+    marker: Marker = "none"
     """``none``, ``arrow`` (filled), ``open_arrow``, ``triangle`` (hollow), ``diamond``
     (hollow), ``filled_diamond``."""
     on_connector: int | None = None
@@ -31,7 +33,7 @@ class Connector:
     points: np.ndarray = field(repr=False)
     """``N x 2`` polyline, ``x, y`` image coordinates, from ``ends[0]`` to ``ends[1]``."""
     ends: tuple[End, End]
-    style: str = "solid"
+    style: LineStyle = "solid"
     """``solid``, ``dashed``, ``dotted`` or ``bold``."""
     width: float = 1.0
     """Median line width in pixels."""

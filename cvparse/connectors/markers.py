@@ -259,6 +259,17 @@ def classify_ends(connectors: list[Connector], mask: np.ndarray, stroke: float,
     With ``text_height`` (the crop scale) and the model installed, the classifier also
     looks at every end, all of a page in one batch, and decides by :func:`decide`; with
     it, ends traced on past a head are first cut back to it (:func:`trim_past_heads`).
+
+    Parameters
+    ----------
+    connectors : list of Connector
+        Traced lines; their ends' ``marker`` is set in place.
+    mask : ndarray
+        Boolean ink around the ends (:func:`~cvparse.connectors.trace.marker_mask`).
+    stroke : float
+        Line width in pixels.
+    text_height : float, optional
+        Text height in pixels, the scale end crops are cut at for the symbol model.
     """
     dist = ink_depth(mask)
     if text_height:

@@ -15,6 +15,7 @@ Phantom shapes (areas closed off by connectors) are traced through.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -94,11 +95,22 @@ def _line_read_as_text(inv: Inventory, text: str, box, gap: float) -> bool:
 
 
 def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
-                   boxes: list[tuple[int, int, int, int]] = ()) -> np.ndarray:
+                   boxes: Sequence[tuple[int, int, int, int]] = ()) -> np.ndarray:
     """Ink that is not a shape (border, inside) nor text: the connectors and their heads.
 
-    ``ink`` replaces the inventory's ink (e.g. strong ink without drop shadows) and
-    ``boxes`` are further rectangles to clear (class boxes found from their border lines).
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text.
+    ink : ndarray, optional
+        Boolean ink to use instead of the inventory's (strong ink without drop shadows).
+    boxes : sequence of (x1, y1, x2, y2)
+        Further rectangles to clear, in pixels (class boxes found from their borders).
+
+    Returns
+    -------
+    ndarray
+        Boolean mask of the page's size.
     """
     mask = (inv.ink if ink is None else ink).copy()
     phantoms = phantom_shapes(inv)
@@ -471,6 +483,19 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
 
     Lines shorter than about a text line are debris (arrowhead and letter remains) unless
     they join two different shapes: nodes can sit close together.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text.
+    mask : ndarray, optional
+        Boolean ink to trace (:func:`connector_mask` of ``inv`` by default).
+
+    Returns
+    -------
+    list of Connector
+        Polylines in page pixels; their ends' markers and nodes are still unset
+        (:func:`~cvparse.connectors.stage.build` runs the whole stage).
     """
     if mask is None:
         mask = connector_mask(inv)

@@ -340,7 +340,25 @@ def _model(d: Drawing) -> UMLModel:
 
 
 def read_drawio(text: str) -> tuple[Graph | ERSchema | UMLModel, list[str]]:
-    """The document a diagrams.net file draws, and warnings about cells left out."""
+    """The document a diagrams.net file draws, and warnings about cells left out.
+
+    Parameters
+    ----------
+    text : str
+        A ``.drawio`` file's XML (plain or compressed diagram).
+
+    Returns
+    -------
+    document : Graph, ERSchema or UMLModel
+        The family named by the page (``er``, ``uml``), else a flowchart graph.
+    warnings : list of str
+        One line per cell that could not be read.
+
+    Raises
+    ------
+    DrawioError
+        For text that is no diagrams.net file.
+    """
     d = read_cells(text)
     if d.kind == "er":
         doc = _schema(d)

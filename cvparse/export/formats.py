@@ -65,7 +65,31 @@ def _writer(fmt: str) -> Callable[[Any], str]:
 
 def export(doc: Document, fmt: str) -> str:
     """The document as ``fmt`` text; ValueError for an unknown format or one that cannot
-    hold this kind of document (e.g. ``sql`` of a flowchart)."""
+    hold this kind of document (e.g. ``sql`` of a flowchart).
+
+    Parameters
+    ----------
+    doc : Graph, ERSchema or UMLModel
+        A document (:mod:`cvparse.model`).
+    fmt : str
+        One of :data:`FORMATS` that the document's family takes (:data:`FAMILIES`).
+
+    Returns
+    -------
+    str
+        The file's text, ending in a newline.
+
+    Examples
+    --------
+    >>> from cvparse.model import Edge, Graph, Node
+    >>> g = Graph(kind="flowchart", nodes=[Node("a", "Start", "rect"), Node("b", "End", "rect")],
+    ...           edges=[Edge("a", "b")])
+    >>> print(export(g, "mermaid"), end="")
+    flowchart TB
+        a[Start]
+        b[End]
+        a --> b
+    """
     why = refusal(fmt, doc.kind)
     if why:
         raise ValueError(why)

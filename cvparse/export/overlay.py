@@ -20,7 +20,22 @@ EDGE_PALETTE = [(230, 25, 75), (60, 180, 75), (0, 130, 200), (245, 130, 48), (14
 def draw_overlay(rgb: np.ndarray, inv: Inventory, connectors: list[Connector] | None = None
                  ) -> np.ndarray:
     """RGB image: shapes boxed in a colour per kind with kind and label, connectors traced
-    in a colour each with a dot at a detected arrowhead, free text boxed in grey."""
+    in a colour each with a dot at a detected arrowhead, free text boxed in grey.
+
+    Parameters
+    ----------
+    rgb : ndarray
+        The page, ``H x W x 3`` uint8.
+    inv : Inventory
+        What perception found on it.
+    connectors : list of Connector, optional
+        The traced lines.
+
+    Returns
+    -------
+    ndarray
+        A faded copy of the page with the detections drawn over it.
+    """
     out = (rgb.astype(np.float32) * 0.45 + 255 * 0.55).astype(np.uint8)
     th = max(1, int(round(inv.scale.stroke)))
     font_scale = max(0.35, inv.scale.text_height / 30)

@@ -13,13 +13,20 @@ from .elements import Inventory
 from .paper import colour_distance, strong_ink
 
 
+def _ink(inv: Inventory) -> np.ndarray:
+    if inv.ink is None:
+        raise ValueError("class boxes are found in the inventory's ink, and it has none")
+    return inv.ink
+
+
 def dark_ink(inv: Inventory) -> np.ndarray:
     """The page's ink drawn in a strong colour (drop shadows and light tints left out)."""
+    ink = _ink(inv)
     if inv.image is None:
-        return inv.ink
+        return ink
     if inv.page is not None:
         return inv.page.strong_ink
-    return strong_ink(inv.image, inv.ink, inv.background)
+    return strong_ink(inv.image, ink, inv.background)
 
 
 def class_boxes(inv: Inventory) -> list[Box]:
@@ -30,16 +37,27 @@ def class_boxes(inv: Inventory) -> list[Box]:
     names) fall out of the strong ink too, so boxes found in all the ink are added where
     they overlap no box found already (a shadowed box's outline with its shadow does).
     Computed once per inventory (the family guess and the UML stages read them).
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's inventory (its ink, and its page's strong ink).
+
+    Returns
+    -------
+    list of Box
+        Each box's ``x1, y1, x2, y2`` and its separator rows, in pixels; the list is the
+        caller's own.
     """
     return list(inv.facts.get("class_boxes", lambda: _class_boxes(inv)))
 
 
 def _class_boxes(inv: Inventory) -> list[Box]:
-    dark = dark_ink(inv)
+    dark, ink = dark_ink(inv), _ink(inv)
     boxes = find_boxes(dark, inv.scale.stroke, inv.scale.text_height)
-    if dark is inv.ink:
+    if dark is ink:
         return boxes
-    return boxes + [b for b in find_boxes(inv.ink, inv.scale.stroke, inv.scale.text_height)
+    return boxes + [b for b in find_boxes(ink, inv.scale.stroke, inv.scale.text_height)
                     if not any(_overlaps(b.bbox, k.bbox) for k in boxes)]
 
 

@@ -10,6 +10,8 @@ below.  Any other node-link diagram is ``flowchart`` until its lines are traced
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 from scipy import ndimage
@@ -17,6 +19,9 @@ from scipy import ndimage
 from .classboxes import class_boxes
 from .elements import Inventory
 from .strokes import inked_along
+
+if TYPE_CHECKING:
+    from ..vocabulary import Family
 
 BIG_SYMBOL = 3.0
 """An ER diamond or IS-A triangle is at least this many text heights wide (UML end
@@ -71,10 +76,30 @@ def _holds_text(inv: Inventory, bbox) -> bool:
     return bool(inv.text_mask[y1:y2 + 1, x1:x2 + 1].any())
 
 
-def guess_kind(inv: Inventory) -> str:
+def guess_kind(inv: Inventory) -> Family:
     """``er``, ``uml``, ``topology`` (labelled icons) or ``flowchart`` (any other node-link
     diagram, which :func:`~cvparse.assembly.kind.graph_kind` settles once connectors are
-    traced)."""
+    traced).
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text.
+
+    Returns
+    -------
+    str
+        The family its notation belongs to.
+
+    Examples
+    --------
+    >>> import cv2, numpy as np
+    >>> from cvparse.primitives.inventory import build_inventory
+    >>> rgb = np.full((120, 200, 3), 255, np.uint8)
+    >>> _ = cv2.rectangle(rgb, (40, 30), (160, 90), (0, 0, 0), 2)
+    >>> guess_kind(build_inventory(rgb, ocr=False))
+    'flowchart'
+    """
     kinds = [s.kind for s in inv.shapes]
     n = max(len(kinds), 1)
     ellipses = sum(k in ("ellipse", "circle") for k in kinds)

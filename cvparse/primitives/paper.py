@@ -14,7 +14,25 @@ import numpy as np
 
 
 def background_colour(rgb: np.ndarray) -> tuple[int, int, int]:
-    """Most common colour of the image border (quantised to absorb JPEG noise)."""
+    """Most common colour of the image border (quantised to absorb JPEG noise).
+
+    Parameters
+    ----------
+    rgb : ndarray
+        ``H x W x 3`` uint8 image.
+
+    Returns
+    -------
+    tuple of int
+        The paper colour, RGB 0-255.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rgb = np.full((50, 50, 3), (250, 248, 240), np.uint8)
+    >>> background_colour(rgb)
+    (250, 248, 240)
+    """
     h, w = rgb.shape[:2]
     m = max(1, min(h, w) // 50)
     border = np.concatenate([rgb[:m].reshape(-1, 3), rgb[-m:].reshape(-1, 3),
@@ -330,6 +348,20 @@ def strong_ink(rgb: np.ndarray, ink: np.ndarray, background: tuple[int, int, int
 
     Keeps pixels whose contrast with the background is at least half that of the
     strongest ink on the page.
+
+    Parameters
+    ----------
+    rgb : ndarray
+        ``H x W x 3`` uint8 image.
+    ink : ndarray
+        Boolean mask of everything drawn.
+    background : tuple of int
+        The paper colour, RGB.
+
+    Returns
+    -------
+    ndarray
+        The part of ``ink`` drawn strongly (``ink`` itself when it is empty).
     """
     dist = colour_distance(rgb, background)
     values = dist[ink]

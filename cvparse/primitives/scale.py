@@ -239,5 +239,25 @@ def measure_scale(ink: np.ndarray) -> tuple[Scale, float]:
 
 
 def estimate_scale(ink: np.ndarray) -> Scale:
-    """Line width and text height of a page, from its ink mask."""
+    """Line width and text height of a page, from its ink mask.
+
+    Parameters
+    ----------
+    ink : ndarray
+        Boolean mask of everything drawn.
+
+    Returns
+    -------
+    Scale
+        ``stroke`` (the commonest line width) and ``text_height`` (a text line's height),
+        in pixels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ink = np.zeros((100, 200), bool)
+    >>> ink[40:43, 20:180] = True   # a line three pixels wide
+    >>> estimate_scale(ink).stroke
+    3.0
+    """
     return measure_scale(ink)[0]
