@@ -461,7 +461,7 @@ def _pool_outcomes(pool: WorkerPool, tasks: list[Task], stop: Callable[[], bool]
             yield outcome(key, result)
 
 
-def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str, ...],
+def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str, ...], *,
               jobs: int = 1,
               overlay: bool = False, resume: bool = True,
               stream: TextIO | None = None, stage: str = "all",

@@ -38,7 +38,7 @@ def _neighbour(i, k, w, h):
 
 
 @njit(cache=True)
-def _follow(flat, deg, visited, offs, w, h, i0, i1, out, n_out):
+def _follow(flat, deg, visited, offs, w, h, i0, i1, out, n_out):  # noqa: PLR0917 (kernel)
     """Walk from node ``i0`` through ``i1`` until a node pixel; append flat indices."""
     out[n_out] = i0
     n_out += 1

@@ -146,7 +146,7 @@ def _text_sized_between(ink: np.ndarray | None, p: np.ndarray, q: np.ndarray,
     return True
 
 
-def bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: float = 3.0,
+def bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: float = 3.0, *,
                  blocked: np.ndarray | None = None, texts=(), text_pad: float = 0.0,
                  near_shape: np.ndarray | None = None, label_gap: float = 0.0,
                  ink: np.ndarray | None = None, text_height: float = 0.0, plates=()

@@ -517,10 +517,11 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     lines = _chain(pieces, span, docked)
     texts = [t.bbox for t in inv.texts]
     lines, gaps = bridge_gaps(lines, max(3 * stroke + 6, 1.2 * inv.scale.text_height), span,
-                               stroke + 1, blocked, texts,
-                               2 * stroke + 0.3 * inv.scale.text_height, targets > 0,
-                               6 * inv.scale.text_height, inv.ink, inv.scale.text_height,
-                               grow_plates(plates, texts))
+                              stroke + 1, blocked=blocked, texts=texts,
+                              text_pad=2 * stroke + 0.3 * inv.scale.text_height,
+                              near_shape=targets > 0, label_gap=6 * inv.scale.text_height,
+                              ink=inv.ink, text_height=inv.scale.text_height,
+                              plates=grow_plates(plates, texts))
     lines, gaps = split_hairpins(lines, gaps, 2 * span,
                                   shape_label_map(inv, attach_grow(inv) + int(span), phantoms) > 0)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)

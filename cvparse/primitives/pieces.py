@@ -229,7 +229,7 @@ def _slivers(union: np.ndarray, ink: np.ndarray, reach: int) -> np.ndarray:
 
 
 def hull_joined(pieces: list[Region], ink: np.ndarray, stroke: float, min_area: float,
-                min_fit: float, taken: list[Region] = (), min_ink: float = 0.5,
+                min_fit: float, taken: Sequence[Region] = (), *, min_ink: float = 0.5,
                 min_border: float = 0.9, max_growth: float = 1.6
                 ) -> list[tuple[Region, str, float]]:
     """Neighbouring pieces of a triangle crossed by lines and touched by its label,
@@ -424,7 +424,8 @@ def _touch(a: Region, b: Region, reach: int) -> bool:
 
 
 def crossed_boxes(pieces: list[Region], ink: np.ndarray, stroke: float, text_height: float,
-                  min_area: float, min_fit: float, max_parts: int = 4, min_border: float = 0.9,
+                  min_area: float, min_fit: float, *, max_parts: int = 4,
+                  min_border: float = 0.9,
                   found: Sequence[Region] = (), boxes: Sequence[Region] = ()
                   ) -> tuple[list[tuple[Region, str, float]], set[int]]:
     """Boxes cut whole by straight lines drawn across them: up to ``max_parts``

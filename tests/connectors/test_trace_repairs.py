@@ -49,8 +49,8 @@ def test_line_into_a_plate_is_paired_with_the_head_just_past_it():
     plate = (134, 140, 168, 160)
     line = _polyline((150, 20), (150, 138))
     head = _polyline((154, 172), (146, 173))  # a head's skeleton, pruned off its stub
-    lines, gaps = bridge_gaps([line, head], 18, 10, 3, None, (), 8.5, None, 0.0, None,
-                               15.0, [plate])
+    lines, gaps = bridge_gaps([line, head], 18, 10, 3, text_pad=8.5, text_height=15.0,
+                              plates=[plate])
     assert len(lines) == 1 and gaps == [1]
     assert lines[0][-1][1] > 165 and abs(lines[0][-1][0] - 150) <= 4
     # remains before the plate's middle are not what the line runs on into
