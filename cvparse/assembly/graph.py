@@ -8,8 +8,7 @@ import cv2
 import numpy as np
 
 from ..connectors.elements import Connector, End
-from ..connectors.markers import classify_ends
-from ..connectors.trace import marker_mask
+from ..connectors.stage import read_cut_ends
 from ..model import Edge, Graph, Node
 from ..primitives.elements import Inventory, Scale, Shape
 from ..primitives.inventory import continued_sides
@@ -468,21 +467,6 @@ def _cut(c: Connector, a: int, b: int) -> list[Connector]:
         out.append(Connector(points=pts, ends=ends, style=c.style, width=c.width,
                              colour=c.colour))
     return out
-
-
-def read_cut_ends(connectors: list[Connector], cut: list[list[bool]], inv: Inventory) -> None:
-    """Read the marker at every end made by :func:`split_through` (``cut``): a line traced
-    on through an icon may carry an arrowhead where it meets it, as the ends of the
-    traced line do."""
-    if not any(any(flags) for flags in cut):
-        return
-    copies = [replace(c, ends=(replace(c.ends[0]), replace(c.ends[1]))) for c in connectors]
-    classify_ends(copies, marker_mask(inv), inv.scale.stroke,
-                  text_height=inv.scale.text_height)
-    for c, copy, flags in zip(connectors, copies, cut):
-        for k in (0, 1):
-            if flags[k]:
-                c.ends[k].marker = copy.ends[k].marker
 
 
 def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory

@@ -1,9 +1,10 @@
 """The connector stage as one call: the lines of a page, traced, their ends read and
-docked to shapes."""
+docked to shapes; and the reading of ends that a later repair cuts."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -53,3 +54,18 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
                   text_height=inv.scale.text_height)
     attach_ends(inv, connectors)
     return connectors
+
+
+def read_cut_ends(connectors: list[Connector], cut: list[list[bool]], inv: Inventory) -> None:
+    """Read the marker at every end a later repair made (``cut``: a flag per end, e.g.
+    where a line traced on through an icon was split): such an end may carry an arrowhead
+    where it meets the icon, as the ends of the traced line do."""
+    if not any(any(flags) for flags in cut):
+        return
+    copies = [replace(c, ends=(replace(c.ends[0]), replace(c.ends[1]))) for c in connectors]
+    classify_ends(copies, marker_mask(inv), inv.scale.stroke,
+                  text_height=inv.scale.text_height)
+    for c, copy, flags in zip(connectors, copies, cut):
+        for k in (0, 1):
+            if flags[k]:
+                c.ends[k].marker = copy.ends[k].marker
