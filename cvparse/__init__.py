@@ -20,7 +20,8 @@ from ._lazy import lazy_exports
 
 _LAZY = {"ParseResult": "pipeline", "ImageError": "image", "MissingImageError": "image",
          "Inventory": "primitives.elements", "Scale": "primitives.elements",
-         "Connector": "connectors.elements"}
+         "Connector": "connectors.elements", "Params": "params",
+         "FamilyParams": "params"}
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 if TYPE_CHECKING:
@@ -28,12 +29,13 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    from .params import Params
     from .pipeline import ParseResult
     from .vocabulary import Kind, Stage
 
 
-def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "all"
-          ) -> ParseResult:
+def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "all", *,
+          params: Params | None = None) -> ParseResult:
     """Parse one diagram image (path or RGB array); see :func:`cvparse.pipeline.parse`.
 
     Raises :class:`MissingImageError` (a ``FileNotFoundError``) for a path that does not
@@ -41,10 +43,10 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     image."""
     from .pipeline import parse as _parse
 
-    return _parse(source, kind=kind, stage=stage)
+    return _parse(source, kind=kind, stage=stage, params=params)
 
 
-__all__ = ["parse", "ParseResult", "ImageError", "MissingImageError", "Inventory", "Scale",
-           "Connector", "DocumentError", "Edge", "Entity", "ERSchema", "Graph", "IsA", "Node",
-           "Relationship", "UMLClass", "UMLModel", "UMLRelation", "document_from_dict",
-           "document_from_json", "__version__"]
+__all__ = ["parse", "Params", "FamilyParams", "ParseResult", "ImageError", "MissingImageError",
+           "Inventory", "Scale", "Connector", "DocumentError", "Edge", "Entity", "ERSchema",
+           "Graph", "IsA", "Node", "Relationship", "UMLClass", "UMLModel", "UMLRelation",
+           "document_from_dict", "document_from_json", "__version__"]

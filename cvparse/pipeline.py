@@ -13,6 +13,7 @@ from .connectors.elements import Connector
 from .connectors.stage import build as build_connectors
 from .image import load_image
 from .model import Document
+from .params import Params
 from .vocabulary import KINDS, STAGES, Kind, Stage
 from .primitives.elements import Inventory
 from .primitives.classboxes import uml_boxes
@@ -85,8 +86,8 @@ class ParseResult:
         return draw_overlay(self.image, self.inventory, self.connectors)
 
 
-def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "all"
-          ) -> ParseResult:
+def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "all", *,
+          params: Params | None = None) -> ParseResult:
     """Parse one diagram image into its document.
 
     Parameters
@@ -97,6 +98,8 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
         The family to read the diagram as; ``auto`` guesses it from the notation.
     stage : {"all", "nodes"}
         ``nodes`` stops after perception: the inventory of shapes and text only.
+    params : Params, optional
+        Every stage's tunables (:mod:`cvparse.params`; the measured defaults if omitted).
 
     Returns
     -------
@@ -141,7 +144,8 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     if stage == "nodes":
         return ParseResult(document=None, image=rgb, inventory=inv, page=page, timings=t)
     t0 = time.perf_counter()
-    guessed = guess_kind(inv)
+    params = params or Params()
+    guessed = guess_kind(inv, params.family)
     if kind == "auto":
         kind = guessed
     if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
@@ -150,7 +154,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     else:
         connectors = build_connectors(inv)
     if guessed == "flowchart":
-        guessed = graph_kind(inv, connectors)
+        guessed = graph_kind(inv, connectors, params.family)
         if kind == "flowchart" and auto:
             kind = guessed
     t["trace"] = time.perf_counter() - t0

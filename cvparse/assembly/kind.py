@@ -13,20 +13,9 @@ import numpy as np
 
 from ..connectors.elements import Connector
 from ..model import Document
+from ..params import FamilyParams
 from ..primitives.elements import Inventory
 from ..vocabulary import Family
-
-CURVED_SHARE = 0.2
-"""Flowchart: at least this share of the connectors are splines."""
-SQUARE_SHARE = 0.2
-"""Topology: at least this share of the connectors bend at right angles (orthogonal
-routing) while most are straight."""
-STRAIGHT_SHARE = 0.7
-"""Topology: at least this share of the connectors are straight segments end to end."""
-DIAGONAL_SHARE = 0.3
-"""... and this share run at angles an orthogonal router would not draw, or"""
-ONE_WAY = 0.85
-"""... fewer than this share of the arrows run the same way (a layered flowchart)."""
 
 
 def _polyline(conn: Connector, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
@@ -89,7 +78,8 @@ def _flow(connectors: list[Connector]) -> tuple[int, float]:
     return len(moves), share
 
 
-def graph_kind(inv: Inventory, connectors: list[Connector]) -> Family:
+def graph_kind(inv: Inventory, connectors: list[Connector],
+               params: FamilyParams | None = None) -> Family:
     """``topology`` or ``flowchart`` for a node-link diagram without labelled icons
     (:func:`~cvparse.primitives.family.guess_kind` has ruled those out).
 
@@ -104,27 +94,30 @@ def graph_kind(inv: Inventory, connectors: list[Connector]) -> Family:
         The page's shapes and text (its scale sets what counts as long).
     connectors : list of Connector
         Its traced lines, ends read and attached.
+    params : FamilyParams, optional
+        The thresholds (the defaults of :class:`cvparse.params.FamilyParams`).
 
     Returns
     -------
     str
         ``topology`` or ``flowchart``.
     """
+    p = params or FamilyParams()
     th = inv.scale.text_height
     long = [c for c in connectors if c.length >= 3 * th]
     if len(long) < 3:
         return "flowchart"
     spans = [c for c in connectors if c.length >= 2 * th]
-    if sum(_curved(c, inv.scale.stroke) for c in spans) >= CURVED_SHARE * len(spans):
+    if sum(_curved(c, inv.scale.stroke) for c in spans) >= p.curved_share * len(spans):
         return "flowchart"
     kinds = [_straight(c, inv.scale.stroke, th) for c in long]
     straight, diagonal, square = (sum(k[i] for k in kinds) / len(long) for i in range(3))
-    if straight >= 0.5 and square >= SQUARE_SHARE:
+    if straight >= 0.5 and square >= p.square_share:
         return "topology"
-    if straight < STRAIGHT_SHARE:
+    if straight < p.straight_share:
         return "flowchart"
     n, share = _flow(long)
-    if diagonal < DIAGONAL_SHARE and n >= 3 and share >= ONE_WAY:
+    if diagonal < p.diagonal_share and n >= 3 and share >= p.one_way:
         return "flowchart"
     return "topology"
 

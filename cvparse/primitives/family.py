@@ -18,36 +18,29 @@ from scipy import ndimage
 
 from .classboxes import class_boxes
 from .elements import Inventory
+from ..params import FamilyParams
 from .strokes import inked_along
 
 if TYPE_CHECKING:
     from ..vocabulary import Family
 
-BIG_SYMBOL = 3.0
-"""An ER diamond or IS-A triangle is at least this many text heights wide (UML end
-markers, which are closed shapes too, are about one)."""
-NAME_WIDTH = 2.0
-"""A box narrower than this many text heights is a class only with both member
-compartments drawn (a frame around one letter, cut once by the letter's stroke, is not)."""
-TABLE_ROWS = 4
-"""A box cut into this many compartments or more is a table (UML classes have <= 3)."""
 
-def _big(inv: Inventory, kind: str, labelled: bool = False) -> int:
+def _big(inv: Inventory, kind: str, p: FamilyParams, labelled: bool = False) -> int:
     """Shapes of ``kind`` big enough to be a node (not a line-end marker), optionally
     only those with a label."""
     th = inv.scale.text_height
-    return sum(s.kind == kind and s.bbox[2] - s.bbox[0] >= BIG_SYMBOL * th
+    return sum(s.kind == kind and s.bbox[2] - s.bbox[0] >= p.big_symbol * th
                and (not labelled or any(ch.isalnum() for ch in s.label)) for s in inv.shapes)
 
 
-def _drawn_triangles(inv: Inventory) -> int:
+def _drawn_triangles(inv: Inventory, p: FamilyParams) -> int:
     """Big triangles drawn as such: three lines that cross each other also close a
     triangle, but run on past at least two of its corners."""
     th = inv.scale.text_height
     reach = max(1, int(round(inv.scale.stroke)))  # ink within about a stroke of a point
     count = 0
     for s in inv.shapes:
-        if s.kind != "triangle" or s.bbox[2] - s.bbox[0] < BIG_SYMBOL * th:
+        if s.kind != "triangle" or s.bbox[2] - s.bbox[0] < p.big_symbol * th:
             continue
         contour = s.outer.contour.astype(np.float32).reshape(-1, 1, 2)
         corners = cv2.approxPolyDP(contour, 0.1 * cv2.arcLength(contour, True), True)
@@ -76,7 +69,7 @@ def _holds_text(inv: Inventory, bbox) -> bool:
     return bool(inv.text_mask[y1:y2 + 1, x1:x2 + 1].any())
 
 
-def guess_kind(inv: Inventory) -> Family:
+def guess_kind(inv: Inventory, params: FamilyParams | None = None) -> Family:
     """``er``, ``uml``, ``topology`` (labelled icons) or ``flowchart`` (any other node-link
     diagram, which :func:`~cvparse.assembly.kind.graph_kind` settles once connectors are
     traced).
@@ -85,6 +78,8 @@ def guess_kind(inv: Inventory) -> Family:
     ----------
     inv : Inventory
         The page's shapes and text.
+    params : FamilyParams, optional
+        The thresholds (the defaults of :class:`cvparse.params.FamilyParams`).
 
     Returns
     -------
@@ -100,6 +95,7 @@ def guess_kind(inv: Inventory) -> Family:
     >>> guess_kind(build_inventory(rgb, ocr=False))
     'flowchart'
     """
+    p = params or FamilyParams()
     kinds = [s.kind for s in inv.shapes]
     n = max(len(kinds), 1)
     ellipses = sum(k in ("ellipse", "circle") for k in kinds)
@@ -108,19 +104,19 @@ def guess_kind(inv: Inventory) -> Family:
         return "er"
     th = inv.scale.text_height
     boxes = [b for b in class_boxes(inv) if _holds_text(inv, b.bbox) and (
-        b.bbox[2] - b.bbox[0] >= NAME_WIDTH * th or len(b.compartments) >= 3)]
-    wide = [b for b in boxes if b.bbox[2] - b.bbox[0] >= BIG_SYMBOL * th]
+        b.bbox[2] - b.bbox[0] >= p.name_width * th or len(b.compartments) >= 3)]
+    wide = [b for b in boxes if b.bbox[2] - b.bbox[0] >= p.big_symbol * th]
     if wide and 2 * sum(_badge(inv, b.bbox) for b in wide) >= len(wide):
         return "uml"  # classes drawn without members still carry their kind badge
     if _icon_labels(inv) >= 2:
         return "topology"
-    triangles = _drawn_triangles(inv)
+    triangles = _drawn_triangles(inv, p)
     split = [b for b in boxes if len(b.compartments) >= 2]
     if triangles and (len(inv.shapes) - triangles >= 2 or split):
         return "er"
     if split and len(split) >= max(1, len(boxes) // 2):
-        tables = sum(len(b.compartments) >= TABLE_ROWS for b in split)
-        if tables * 2 > len(split) or _big(inv, "diamond", labelled=True):
+        tables = sum(len(b.compartments) >= p.table_rows for b in split)
+        if tables * 2 > len(split) or _big(inv, "diamond", p, labelled=True):
             return "er"
         return "uml"
     return "flowchart"
