@@ -121,7 +121,7 @@ def _graph_ends(path: Path, kind: str) -> list[tuple[np.ndarray, EndView, str, s
 
 def _uml_ends(path: Path) -> list[tuple[np.ndarray, EndView, str, str]]:
     """Both ends of every relation the UML assembler reads, labelled from the GT relation."""
-    import cvparse.assembly.uml as uml
+    import cvparse.assembly.uml.assemble as uml
     from cvparse.pipeline import parse
 
     calls = []  # (mask, tip, inward, geometric guess), two per relation line

@@ -1,0 +1,182 @@
+"""Entity-to-entity lines with an arrowhead (schema style): a head's end left unattached
+by tracing is linked to the box it points at, and a line headed at one end only is an
+IS-A with the superclass at the head."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...connectors.elements import Connector
+from ...model import IsA
+from ...primitives.elements import Inventory
+from .links import Link
+
+
+def headed_links(inv: Inventory, connectors: list[Connector], role: dict[int, str | None],
+                 head: dict[int, int], links: list[Link], table_of: dict) -> list[Link]:
+    """Entity-to-entity lines whose arrowhead end was left unattached: tracing stops where
+    a hollow head begins, short of the box its tip touches.  The free end's ray meets an
+    entity box within a text height and a half, with an arrowhead drawn at that border."""
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    if inv.ink is None:
+        return []
+    entities = [i for i, r in role.items() if r == "entity"]
+    owner = {i: head.get(i, i) for i in entities}
+    have = {frozenset((ln.a, ln.b)) for ln in links}
+    mask = None
+    out = []
+    for c in connectors:
+        ends = [e.node for e in c.ends]
+        if sum(n is not None for n in ends) != 1:
+            continue
+        k = 0 if ends[0] is not None else 1
+        a = owner.get(ends[k])
+        if a is None:
+            continue
+        pts = np.asarray(c.points, float)
+        pts = pts if k == 0 else pts[::-1]  # from the attached end to the free one
+        if len(pts) < 2:
+            continue
+        far, u = _approach(pts, 2.5 * th)
+        reach = float(np.linalg.norm(pts[-1] - far)) + 1.5 * th
+        boxes = {i: inv.shapes[i].bbox for i in entities if owner[i] != a}
+        tip = _border_tip(far, u, list(boxes.values()), reach)
+        if tip is None:
+            continue
+        hit = next(i for i, b in boxes.items() if b[0] <= tip[0] < b[2] and b[1] <= tip[1] < b[3])
+        b = owner[hit]
+        if frozenset((a, b)) in have:
+            continue
+        if mask is None:
+            mask = _entity_mask(inv, [inv.shapes[i].bbox for i in entities])
+        if has_head(mask, tuple(tip), tuple(u), stroke, th):
+            have.add(frozenset((a, b)))
+            out.append(Link(a, b, np.vstack([pts, tip]), c.style))
+    return out
+
+
+def arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
+               names: dict[int, str], table_of: dict, headed: list[Link] | None = None
+               ) -> tuple[list[IsA], list[Link]]:
+    """Lines between two entity boxes with an arrowhead at exactly one end: the head's
+    entity is the superclass.  Returns the IS-A objects and the other entity lines.
+    The ``headed`` links (from :func:`headed_links`) have a head found at their ``b`` end
+    already: looked for again from the border point they were extended to, a curved
+    line's direction there can miss it."""
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    lines = [ln for ln in links if ln.a in names and ln.b in names
+             and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"]
+    if not lines or inv.ink is None:
+        return [], links
+    # Box borders crossed at a slant look wide; arrowheads lie outside the boxes.  (Free
+    # text is kept: an arrowhead is often read as a letter.)
+    mask = inv.ink.copy()
+    pad = int(round(inv.scale.stroke)) + 1
+    for i in names:
+        for j in (table_of[i].shapes if i in table_of else [i]):
+            x1, y1, x2, y2 = inv.shapes[j].bbox
+            mask[max(0, y1 - pad):y2 + pad, max(0, x1 - pad):x2 + pad] = False
+
+    def boxes_of(node: int) -> list[tuple[int, int, int, int]]:
+        cells = table_of[node].shapes if node in table_of else [node]
+        return [inv.shapes[i].bbox for i in cells]
+
+    head: dict[int, list[int]] = {}
+    for li, ln in enumerate(lines):
+        for side, (node, pts) in enumerate(((ln.b, ln.points), (ln.a, ln.points[::-1]))):
+            if side == 0 and any(ln is h for h in headed or ()):
+                head.setdefault(li, []).append(side)
+                continue
+            far, u = _approach(pts, 2.5 * th)
+            reach = float(np.linalg.norm(pts[-1] - far)) + 3 * th
+            tip = _border_tip(far, u, boxes_of(node), reach)
+            if tip is None:
+                continue
+            if has_head(mask, tuple(tip), tuple(u), stroke, th):
+                head.setdefault(li, []).append(side)
+    subs: dict[int, list[str]] = {}
+    plain = []
+    for li, ln in enumerate(lines):
+        sides = head.get(li, [])
+        if len(sides) == 1:
+            sup, sub = (ln.b, ln.a) if sides[0] == 0 else (ln.a, ln.b)
+            subs.setdefault(sup, []).append(names[sub])
+        else:
+            plain.append(ln)
+    isas = [IsA(superclass=names[sup], subclasses=s, name="ISA") for sup, s in subs.items()]
+    others = [ln for ln in links if not any(ln is x for x in lines)]
+    return isas, others + plain
+
+
+def has_head(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+             stroke: float, text_height: float) -> bool:
+    """An arrowhead (hollow or filled) drawn where a line meets a box, the box itself
+    masked out: right where the ink starts, ink spreads well to both sides of the line
+    for a good part of a text height.  Text beside a line spreads to one side only."""
+    left, right = _sides(mask, tip, inward, int(1.2 * text_height), int(0.8 * text_height))
+    drawn = np.flatnonzero(right > -1)
+    if drawn.size == 0:
+        return False
+    # Measure from the line's own middle: the traced direction can be off by a pixel or
+    # two, which makes a head look lopsided.
+    narrow = drawn[(left[drawn] + right[drawn]) <= 2 * stroke + 1]
+    if narrow.size:
+        shift = float(np.median((right[narrow] - left[narrow]) / 2))
+        left, right = left + shift, right - shift
+    lo, hi = np.minimum(left, right), np.maximum(left, right)
+    wide = (lo >= stroke) & (hi >= stroke + 1.5) & (lo >= 0.4 * hi)
+    start = drawn[0]
+    return int(wide[start:start + int(0.6 * text_height) + 1].sum()) >= 0.3 * text_height
+
+
+def _sides(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+           length: int, half_span: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stepping back from ``tip`` against ``inward``: how far ink reaches to the left and
+    to the right of the line at each step (-1 where there is none)."""
+    h, w = mask.shape
+    ux, uy = inward
+    offsets = np.arange(-half_span, half_span + 1)
+    left = np.full(length, -1.0)
+    right = np.full(length, -1.0)
+    for t in range(length):
+        xs = np.round(tip[0] - ux * t - uy * offsets).astype(int)
+        ys = np.round(tip[1] - uy * t + ux * offsets).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        on = np.zeros(offsets.size, bool)
+        on[ok] = mask[ys[ok], xs[ok]]
+        if on.any():
+            idx = offsets[on]
+            left[t], right[t] = -idx.min(), idx.max()
+    return left, right
+
+
+def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:
+    """The point ``back`` pixels along a polyline from its last point, and the unit
+    direction from there to the last point."""
+    seg = np.diff(points[::-1], axis=0)
+    along = np.concatenate([[0.0], np.cumsum(np.linalg.norm(seg, axis=1))])
+    t = min(back, float(along[-1]))
+    far = np.array([np.interp(t, along, points[::-1, 0]), np.interp(t, along, points[::-1, 1])])
+    d = points[-1] - far
+    n = float(np.linalg.norm(d))
+    return far, (d / n if n > 0 else np.array([1.0, 0.0]))
+
+
+def _border_tip(far: np.ndarray, u: np.ndarray, boxes: list[tuple[int, int, int, int]],
+                reach: float) -> np.ndarray | None:
+    """Where the ray from ``far`` along ``u`` first enters one of ``boxes``."""
+    for t in np.arange(0.0, reach, 1.0):
+        x, y = far + u * t
+        if any(b[0] <= x < b[2] and b[1] <= y < b[3] for b in boxes):
+            return np.array([x, y])
+    return None
+
+
+def _entity_mask(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """The page's ink with the entity boxes (grown by a stroke) blanked: arrowheads lie
+    outside the boxes, and box borders crossed at a slant look wide."""
+    mask = inv.ink.copy()
+    pad = int(round(inv.scale.stroke)) + 1
+    for x1, y1, x2, y2 in boxes:
+        mask[max(0, y1 - pad):y2 + pad, max(0, x1 - pad):x2 + pad] = False
+    return mask

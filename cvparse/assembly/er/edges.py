@@ -1,0 +1,295 @@
+"""Relationships drawn as a line straight between two entity boxes (schema style): the
+name is the free text beside the line (or, where the line touches it and free text lost
+it, the glyphs left beside the line, read again), the cardinalities those nearest each
+end."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...connectors.elements import Connector
+from ...model import Relationship
+from ...primitives.elements import Inventory, TextItem
+from ...primitives.freetext import WordBox
+from ...primitives.ocr import Word, glyph_height
+from ...primitives.wordjoin import join_label
+from .cardinalities import line_cardinalities
+from .crowsfoot import is_crowsfoot
+from .cut_glyphs import glyph_boxes, group_box, read_words
+from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
+from .labels import CARDINALITY, cardinality_text, clean_label
+from .links import Link
+
+
+def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
+                       names: dict[int, str], cards_used: set[int],
+                       connectors: list[Connector]) -> list[Relationship]:
+    """Relationships drawn as a line straight between two entity boxes (schema style):
+    the name is the nearest free word that is no cardinality, the cardinalities the
+    ones nearest each end."""
+    th = inv.scale.text_height
+    lines = [ln for ln in links if ln.a in names and ln.b in names
+             and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"
+             and not touches_connector_shape(inv, ln, role)]
+    if not lines:
+        return []
+    words = [(k, t) for k, t in enumerate(inv.texts)
+             if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))]
+    pairs = []
+    for wi, (_k, t) in enumerate(words):
+        for li, ln in enumerate(lines):
+            # From the word's box, not its centre: a long name sits beside the line.
+            d = box_to_polyline(t.bbox, ln.points)
+            if d <= 1.5 * th:
+                pairs.append((d, wi, li))
+    pairs.sort()
+    name_of: dict[int, str] = {}
+    name_box: dict[int, tuple[int, int, int, int]] = {}
+    used: set[int] = set()
+    joiner = _word_joiner(inv)
+    for _, wi, li in pairs:
+        if wi in used or li in name_of:
+            continue
+        group = _same_row_words(wi, [t for _, t in words], used, th)
+        used.update(group)
+        name_of[li] = clean_label(joiner.join(words[g][1].text for g in group))
+        gb = np.array([words[g][1].bbox for g in group])
+        name_box[li] = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
+                        int(gb[:, 3].max()))
+    name_of.update(extend_names(inv, lines, name_of, name_box))
+    unnamed = [li for li in range(len(lines)) if li not in name_of]
+    name_of.update(recover_names(inv, lines, unnamed))
+    ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
+        [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
+    cards = line_cardinalities(inv, ends, connectors, exclude=cards_used)
+    cards.update(crowsfoot_cardinalities(inv, ends, role, cards))
+    out = []
+    n = len(lines)
+    for li, ln in enumerate(lines):
+        out.append(Relationship(name=name_of.get(li, ""),
+                                entities=[names[ln.a], names[ln.b]],
+                                cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
+    return out
+
+
+def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],
+                            cards: dict[int, str]) -> dict[int, str]:
+    """Cardinalities of the line ends that have no text, from crow's feet
+    (:mod:`.crowsfoot`): ``N`` where one is drawn, and, on a page that draws any,
+    ``1`` at the other ends.  An end's side is that of the entity box (a table's row)
+    nearest it."""
+    if inv.ink is None:
+        return {}
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    boxes = [inv.shapes[i].bbox for i, r in role.items() if r == "entity"]
+    if not boxes:
+        return {}
+    b = np.array(boxes, float)
+    many: dict[int, bool] = {}
+    for k, ln in enumerate(ends):
+        if cards.get(k):
+            continue
+        p = np.asarray(ln.points[-1], float)
+        gap = np.hypot(np.maximum(np.maximum(b[:, 0] - p[0], p[0] - b[:, 2]), 0),
+                       np.maximum(np.maximum(b[:, 1] - p[1], p[1] - b[:, 3]), 0))
+        j = int(np.argmin(gap))
+        if gap[j] <= 2 * th:
+            many[k] = is_crowsfoot(inv.ink, boxes[j], p, stroke, th)
+    if not any(many.values()):
+        return {}
+    return {k: "N" if m else "1" for k, m in many.items()}
+
+
+def touches_connector_shape(inv: Inventory, line: Link, role: dict[int, str | None]) -> bool:
+    """Whether a line between two entities meets the outline of a relationship diamond or
+    IS-A triangle on its way: two lines meeting at that shape's border were traced as one, so
+    the entities are joined through the shape, not directly.  The region's contour is the
+    paper inside the border; a touching line's centre is a border and half a line away."""
+    tol = 3 * inv.scale.stroke + 1
+    pts = np.asarray(line.points, float)
+    for i, r in role.items():
+        if r not in ("relationship", "isa") or i in (line.a, line.b):
+            continue
+        contour = np.asarray(inv.shapes[i].outer.contour, float).reshape(-1, 2)
+        x1, y1, x2, y2 = inv.shapes[i].outer.bbox
+        if (pts[:, 0].max() < x1 - tol or pts[:, 0].min() > x2 + tol
+                or pts[:, 1].max() < y1 - tol or pts[:, 1].min() > y2 + tol):
+            continue
+        if len(contour) and float(dists_to_polyline(contour, pts)[0].min()) <= tol:
+            return True
+    return False
+
+
+def _same_row_words(seed: int, texts: list[TextItem], used: set[int], th: float) -> list[int]:
+    """The word ``seed`` with the unused words that continue it on its text row (boxes
+    overlapping by half a height, at most a text height apart), left to right: a name
+    the line crosses is read in pieces."""
+    group = [seed]
+    grown = True
+    while grown:
+        grown = False
+        x1 = min(texts[g].bbox[0] for g in group)
+        x2 = max(texts[g].bbox[2] for g in group)
+        top, bottom = texts[seed].bbox[1], texts[seed].bbox[3]
+        for k, t in enumerate(texts):
+            if k in group or k in used:
+                continue
+            overlap = min(bottom, t.bbox[3]) - max(top, t.bbox[1])
+            gap = max(t.bbox[0] - x2, x1 - t.bbox[2])
+            if overlap >= 0.5 * min(bottom - top, t.bbox[3] - t.bbox[1]) and gap <= th:
+                group.append(k)
+                grown = True
+    return sorted(group, key=lambda g: texts[g].bbox[0])
+
+
+def _word_joiner(inv: Inventory) -> str:
+    """How the page writes a name of several words: with underscores if any word of its
+    labels holds one (a shape's label runs its lines together with spaces, so spaces
+    tell nothing), else with spaces."""
+    words = [w for x in [s.label for s in inv.shapes] + [t.text for t in inv.texts]
+             for w in x.split()]
+    return "_" if any("_" in w.strip("_") for w in words) else " "
+
+
+def _joined(words: list[Word], crop: np.ndarray, joiner: str, th: float) -> str:
+    """A name read from a glyph crop, its words joined as the page joins them."""
+    return joiner.join(clean_label(join_label(words, crop, False, glyph_height(crop) or th))
+                       .split())
+
+
+def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict[int, str]:
+    """Names of the ``unnamed`` lines read from the glyphs left beside them once shapes,
+    free text and lines are taken out: a name the line touches is lost to the free-text
+    pass.  Per line, the word piece nearest it (within one and a half text heights, off
+    its ends, at least 0.4 text heights tall) and the pieces continuing it on its text
+    row, read in one batched OCR call; a reading of two or more letters that is no
+    cardinality, its words joined as the page joins them."""
+    if not unnamed or inv.ink is None or inv.image is None:
+        return {}
+    th = inv.scale.text_height
+    # Only the relationship lines are taken out: a piece traced along a name that touches
+    # a line would take the name's middle with it.
+    labels, boxes, _ = glyph_boxes(inv, [straighten(ln.points, th) for ln in lines])
+    ids = _word_pieces(boxes, th)
+    if not ids.size:
+        return {}
+    b = boxes[ids].astype(float)
+    centres = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
+    letter = b[:, 3] - b[:, 1] >= 0.4 * th  # no speck or dot starts a name
+    taken = np.zeros(len(ids), bool)
+    words, targets = [], []
+    for li in unnamed:
+        line = straighten(lines[li].points, th)
+        d, frac = dists_to_polyline(centres, line)
+        ok = (d <= 1.5 * th) & (frac >= 0.15) & (frac <= 0.85) & ~taken & letter
+        if not ok.any():
+            continue
+        # Nearest first: a speck of the line or a cardinality's piece groups with nothing.
+        for seed in np.flatnonzero(ok)[np.argsort(d[ok])]:
+            group = _row_pieces([int(seed)], b, taken, th, line)
+            if len(group) >= 2:
+                break
+        box = group_box(b[group])
+        if len(group) < 2 or box[2] - box[0] > 20 * th:
+            continue
+        taken[group] = True
+        words.append(WordBox(box, [int(ids[g]) for g in group]))
+        targets.append(li)
+    if not words:
+        return {}
+    out = {}
+    joiner = _word_joiner(inv)
+    for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
+        text = _joined(ws, crop, joiner, th)
+        if len(re.findall(r"[A-Za-z]", text)) >= 2 and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
+                and not CARDINALITY.match(cardinality_text(text)):
+            out[li] = text
+    return out
+
+
+def extend_names(inv: Inventory, lines: list[Link], name_of: dict[int, str],
+                 name_box: dict[int, tuple[int, int, int, int]]) -> dict[int, str]:
+    """Names free text read in part only (the letters touching the line lost with it):
+    the glyphs of the name's box with those continuing them on their row, once shapes
+    and the lines are taken out, read again in one batched OCR call.  A reading that
+    extends the name read (holds it, letters and digits compared) replaces it, its words
+    joined as the page joins them."""
+    if not name_box or inv.ink is None or inv.image is None:
+        return {}
+    th = inv.scale.text_height
+    joiner = _word_joiner(inv)
+    labels, boxes, _ = glyph_boxes(inv, [straighten(ln.points, th) for ln in lines],
+                                              free_text=True)
+    ids = _word_pieces(boxes, th)
+    if not ids.size:
+        return {}
+    b = boxes[ids].astype(float)
+    cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+    taken = np.zeros(len(ids), bool)
+    for t in inv.texts:  # a cardinality beside the name is none of it
+        if CARDINALITY.match(cardinality_text(t.text)):
+            x1, y1, x2, y2 = t.bbox
+            taken |= (cx >= x1) & (cx <= x2) & (cy >= y1) & (cy <= y2)
+    words, targets = [], []
+    for li, (x1, y1, x2, y2) in name_box.items():
+        inside = np.flatnonzero((cx >= x1) & (cx <= x2) & (cy >= y1) & (cy <= y2) & ~taken)
+        if not inside.size:
+            continue
+        group = _row_pieces([int(k) for k in inside], b, taken, th,
+                            straighten(lines[li].points, th))
+        if all(x1 <= cx[g] <= x2 for g in group):
+            continue
+        taken[group] = True
+        box = group_box(b[group])
+        words.append(WordBox(box, [int(ids[g]) for g in group]))
+        targets.append(li)
+    if not words:
+        return {}
+    out = {}
+    for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
+        text = _joined(ws, crop, joiner, th)
+        old, new = (re.sub(r"[^a-z0-9]", "", x.lower()) for x in (name_of[li], text))
+        if old and old in new and len(new) > len(old) and re.fullmatch(r"[A-Za-z0-9_ ]+", text):
+            out[li] = text
+    return out
+
+
+def _row_pieces(seeds: list[int], b: np.ndarray, taken: np.ndarray, th: float,
+                line: np.ndarray | None = None) -> list[int]:
+    """The pieces ``seeds`` with the free pieces that continue them on their text row
+    (boxes overlapping the row's band, a quarter text height deeper for an underscore, by
+    half their height or the band's, at most half a text height apart), grown until no
+    more join.  Along ``line`` a gap of up to one and a half text heights whose foot the
+    line runs through is bridged: an underscore drawn on the line went with it."""
+    group = list(seeds)
+    grown = True
+    while grown:
+        grown = False
+        x1, x2 = b[group, 0].min(), b[group, 2].max()
+        foot = b[group, 3].max()
+        y1, y2 = b[group, 1].min(), foot + 0.25 * th  # an underscore below
+        for k in np.flatnonzero(~taken):
+            if k in group:
+                continue
+            overlap = min(y2, b[k, 3]) - max(y1, b[k, 1])
+            if overlap < 0.5 * min(y2 - y1, b[k, 3] - b[k, 1]):
+                continue
+            gap = max(b[k, 0] - x2, x1 - b[k, 2])
+            if gap > 0.5 * th and (line is None or gap > 1.5 * th or dist_to_polyline(
+                    np.array([(b[k, 0] + x2) / 2 if b[k, 0] > x2 else (x1 + b[k, 2]) / 2,
+                              foot]), line)[0] > 0.3 * th):
+                continue
+            group.append(int(k))
+            grown = True
+    return group
+
+
+def _word_pieces(boxes: np.ndarray, th: float) -> np.ndarray:
+    """Labels of the glyph boxes a word may be made of: no taller than a text line, and
+    up to four text heights wide (serif letters run together into one piece)."""
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    ok = (np.maximum(w, h) >= 0.2 * th) & (h <= 1.2 * th) & (w <= 4 * th)
+    ok[0] = False
+    return np.flatnonzero(ok)

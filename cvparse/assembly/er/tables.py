@@ -1,0 +1,345 @@
+"""Table-like entity boxes: a name cell over attribute rows (Silberschatz style, schemas).
+
+Cells are rectangles stacked edge to edge with the same left and right sides.  The top
+cell holds the entity name; every text line below is one attribute: underlined = primary
+key, ``{x}`` = multivalued, ``x()`` = derived, indented under another line = a component
+of that composite attribute.  The lines are cut from the ink by its row profile and read
+in one batched OCR call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ...model import Entity, Relationship
+from ...primitives.elements import Inventory, Shape
+from ...primitives.ocr import glyph_height
+from ...primitives.paper import colour_distance, ink_mask
+from ...primitives.underline import erase_underlines, find_underlines
+from ...primitives.wordjoin import join_label
+from .rows import name_column, split_cells, typed_rows
+
+CELL_KINDS = ("rect", "round_rect")
+
+
+@dataclass
+class TableEntity:
+    """One entity drawn as a box of text rows: name, then one attribute per row."""
+
+    shapes: list[int]
+    """Inventory indices of the box's cells, the name cell first."""
+    name: str
+    attributes: list[str] = field(default_factory=list)
+    primary_keys: list[str] = field(default_factory=list)
+    multivalued: list[str] = field(default_factory=list)
+    derived: list[str] = field(default_factory=list)
+    composite: dict[str, list[str]] = field(default_factory=dict)
+    weak: bool = False
+    """Drawn with a double border (round the whole box, or one of its cells)."""
+    types: dict[str, str] = field(default_factory=dict)
+    """Column types as the rows write them (schema tables)."""
+    not_null: list[str] = field(default_factory=list)
+    foreign_keys: list[str] = field(default_factory=list)
+    """Columns a row marks as foreign keys (the table they refer to is the lines')."""
+
+
+@dataclass
+class TextLine:
+    """One text line inside a cell: its grayscale crop and where it starts."""
+
+    crop: np.ndarray
+    x: int
+    """Left edge of the line's ink, image pixels (indentation)."""
+    underlined: bool
+
+
+def _rows(inv: Inventory, cells: list[int], tol: float) -> list[list[int]]:
+    """Cells side by side with the same top and bottom, left to right, as table rows."""
+    box = {i: inv.shapes[i].interior.bbox for i in cells}
+    parent = {i: i for i in cells}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i in cells:
+        for j in cells:
+            a, b = box[i], box[j]
+            if (i != j and abs(a[1] - b[1]) <= tol and abs(a[3] - b[3]) <= tol
+                    and 0 <= b[0] - a[2] <= tol):
+                parent[find(j)] = find(i)
+    rows: dict[int, list[int]] = {}
+    for i in cells:
+        rows.setdefault(find(i), []).append(i)
+    return [sorted(r, key=lambda i: box[i][0]) for r in rows.values()]
+
+
+def _aligned(a: tuple, b: tuple, tol: float) -> bool:
+    """Whether two row spans stack in one table: the same left and right sides, or one
+    side the same and the narrower span within the wider (a row that lost a cell to a
+    line drawn into it)."""
+    left, right = abs(a[0] - b[0]) <= tol, abs(a[2] - b[2]) <= tol
+    if left and right:
+        return True
+    inner = (a[0] >= b[0] - tol and a[2] <= b[2] + tol) or (b[0] >= a[0] - tol
+                                                          and b[2] <= a[2] + tol)
+    return (left or right) and inner
+
+
+def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
+    """Tables: rows of rectangles stacked edge to edge under a row of the same width.
+
+    Each table is a list of rows top to bottom, each row its cells left to right; a lone
+    rectangle is a table of one row.
+    """
+    tol = 2 * inv.scale.stroke + 3
+    cells = [i for i, s in enumerate(inv.shapes) if s.kind in CELL_KINDS]
+    rows = _rows(inv, cells, tol)
+    span = [(inv.shapes[r[0]].interior.bbox[0], inv.shapes[r[0]].interior.bbox[1],
+             inv.shapes[r[-1]].interior.bbox[2], inv.shapes[r[-1]].interior.bbox[3])
+            for r in rows]
+    below: dict[int, int] = {}
+    for i, a in enumerate(span):
+        best = None
+        for j, b in enumerate(span):
+            if j != i and _aligned(a, b, tol) and 0 <= b[1] - a[3] <= tol:
+                if best is None or b[1] < span[best][1]:
+                    best = j
+        if best is not None:
+            below[i] = best
+    lower = set(below.values())
+    tables = []
+    for t in range(len(rows)):
+        if t in lower:
+            continue
+        stack = [t]
+        while stack[-1] in below and below[stack[-1]] not in stack:
+            stack.append(below[stack[-1]])
+        tables.append([rows[k] for k in stack])
+    return tables
+
+
+def _unlike_fill(rgb: np.ndarray, fill: np.ndarray) -> np.ndarray:
+    """Pixels of a cell crop that stand out from the cell's own ``fill`` (its median
+    colour).
+
+    The page's ink is measured against the paper, so a tinted fill can count as ink
+    where the paper estimate does not follow it (near the corners of a box).
+    """
+    return ink_mask(rgb, np.broadcast_to(fill.round().astype(np.uint8), rgb.shape))
+
+
+def _shade(rgb: np.ndarray, fill: np.ndarray, inside: np.ndarray, cell: np.ndarray
+           ) -> np.ndarray:
+    """A cell's text as grey on white: darkness from the distance to the cell's ``fill``,
+    black at the text's own strong ink, kept on the text's pixels and the pixel ring
+    around them (anti-aliased edges), white elsewhere."""
+    dist = colour_distance(rgb, fill)
+    top = max(float(np.percentile(dist[cell], 90)) if cell.any() else 1.0, 30.0)
+    grey = 255.0 - np.clip(dist / top, 0, 1) * 255.0
+    near = cv2.dilate(cell.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & inside
+    return np.where(near, grey, 255.0).astype(np.uint8)
+
+
+def text_lines(shape: Shape, ink: np.ndarray, stroke: float, text_height: float,
+               rgb: np.ndarray | None = None) -> list[TextLine]:
+    """The text lines inside a cell, from the rows of its ink (border excluded).
+
+    With the page ``rgb``, only ink that differs from the cell's own fill counts.
+    """
+    x1, y1, x2, y2 = shape.interior.bbox
+    inside = cv2.erode(shape.interior.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
+                       iterations=max(1, int(round(stroke)))).astype(bool)
+    cell = ink[y1:y2, x1:x2] & inside
+    shade = fill = None
+    if rgb is not None and inside.any():  # (no inside: no cell ink either)
+        fill = np.median(rgb[y1:y2, x1:x2][inside], axis=0)
+        cell &= _unlike_fill(rgb[y1:y2, x1:x2], fill)
+    rows = cell.any(axis=1)
+    runs = []
+    y = 0
+    while y < len(rows):
+        if rows[y]:
+            s = y
+            while y < len(rows) and rows[y]:
+                y += 1
+            runs.append([s, y])
+        else:
+            y += 1
+    # An underline (or a lone low stroke) a row or two below its text joins that line.
+    merged: list[list[int]] = []
+    for r in runs:
+        if merged and (r[1] - r[0] < 0.3 * text_height) and r[0] - merged[-1][1] <= 3 * stroke:
+            merged[-1][1] = r[1]
+        else:
+            merged.append(r)
+    out = []
+    for a, b in merged:
+        band = cell[a:b]
+        cols = np.flatnonzero(band.any(axis=0))
+        if b - a < 0.25 * text_height:
+            continue
+        if b - a <= 2 * stroke + 2 and cols.size >= 0.8 * cell.shape[1]:
+            continue  # a rule across the box (name / attribute separator)
+        m = 2
+        crop = np.full((b - a + 2 * m, cols[-1] - cols[0] + 1 + 2 * m), 255, np.uint8)
+        crop[m:-m, m:-m][band[:, cols[0]:cols[-1] + 1]] = 0
+        lines = find_underlines(crop, stroke, text_height)
+        if not lines or fill is None:
+            out.append(TextLine(erase_underlines(crop, lines), x1 + int(cols[0]), bool(lines)))
+            continue
+        # Small underlined text: the line's soft edge joins the letters' bottom row in the
+        # ink, so the erase tells them apart by the page's grey; OCR then gets the letters
+        # in that grey too (ink darkened to keep its weight, anti-aliased rim kept), which
+        # holds the round shapes a few pixels tall better than the ink alone.
+        if shade is None:
+            shade = _shade(rgb[y1:y2, x1:x2], fill, inside, cell)
+        grey = np.full_like(crop, 255)
+        grey[m:-m, m:-m] = shade[a:b, cols[0]:cols[-1] + 1]
+        kept = erase_underlines(crop, lines, grey)
+        read = np.where(kept == 0, grey // 2, np.where(crop == 0, 255, grey)).astype(np.uint8)
+        out.append(TextLine(read, x1 + int(cols[0]), True))
+    return out
+
+
+_MULTI = re.compile(r"^\{(.*)\}$")
+_DERIVED = re.compile(r"^(.*?)\s*[(\[{<CQ]\s*\)$")
+"""``name()``: a derived attribute.  OCR of a batch of lines reads the ``(`` of a closing
+``()`` as a bracket or a round letter (``total_costQ)``) more often than alone."""
+
+
+def _clean(text: str) -> str:
+    text = re.sub(r"\s*_\s*", "_", text.strip())
+    return re.sub(r"\s+", " ", text)
+
+
+def table_entities(inv: Inventory) -> list[TableEntity]:
+    """Every table-like entity box of the page, its rows read in one OCR call.
+
+    A table needs a name row and at least one attribute line: stacked rows, or a single
+    box holding several text lines.  A row of several cells is one column of the schema
+    (name, type, key markers in some order); a cell of several lines holds one column
+    per line.  Rows that write types or markers are split by :mod:`.rows`.
+    """
+    if inv.ink is None:
+        return []
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    found = []
+    crops: list[np.ndarray] = []
+    for rows in cell_stacks(inv):
+        lines = [[text_lines(inv.shapes[i], inv.ink, stroke, th, inv.image) for i in r]
+                 for r in rows]
+        if len(rows) == 1:
+            if len(lines[0][0]) < 2:
+                continue
+            lines = [[lines[0][0][:1]], [lines[0][0][1:]]]
+        found.append(([i for r in rows for i in r], lines))
+        crops.extend(ln.crop for row in lines for c in row for ln in c)
+    if not found:
+        return []
+    read = iter(inv.read(crops, th))
+    glyph = float(np.median([g for g in (glyph_height(c) for c in crops) if g > 0] or [th]))
+    out = []
+    for cells, lines in found:
+        texts = [[[(_clean(join_label(next(read), ln.crop, ln.underlined,
+                                      glyph_height(ln.crop) or glyph)), ln) for ln in c]
+                  for c in row] for row in lines]
+        header = [t for t, _ in texts[0][0] if t]
+        name = " ".join(header) or inv.shapes[cells[0]].label
+        t = TableEntity(shapes=cells, name=_clean(name),
+                        weak=any(inv.shapes[i].double for i in cells))
+        out.append(t)
+        # (cell texts, first line): one per line of a one-cell row, one per wider row
+        rows = []
+        for row in texts[1:]:
+            if len(row) == 1:
+                rows.extend(([text], ln) for text, ln in row[0] if text)
+            elif row[0] or any(row[1:]):
+                cell_text = [" ".join(text for text, _ in c if text) for c in row]
+                first = next((ln for c in row for _, ln in c), None)
+                if first is not None and any(cell_text):
+                    rows.append((cell_text, first))
+        if not rows:
+            continue
+        wide = [c for c, _ in rows if len(c) >= 2]
+        typed = bool(wide) or typed_rows([c[0] for c, _ in rows])
+        column = name_column(wide)
+        base = min(ln.x for _, ln in rows)
+        parent = None
+        for cell_text, ln in rows:
+            if typed:
+                facts = split_cells(cell_text, column)
+                label = _clean(facts.name)
+                if not label or label in t.attributes:
+                    continue
+                t.attributes.append(label)
+                if ln.underlined or facts.primary_key:
+                    t.primary_keys.append(label)
+                if facts.type:
+                    t.types[label] = facts.type
+                if facts.not_null:
+                    t.not_null.append(label)
+                if facts.foreign_key:
+                    t.foreign_keys.append(label)
+                continue
+            text = cell_text[0]
+            indented = ln.x - base >= 0.5 * th
+            m, d = _MULTI.match(text), _DERIVED.match(text)
+            label = _clean(m.group(1) if m else d.group(1) if d else text)
+            if not label:
+                continue
+            if indented and parent is not None:
+                t.composite.setdefault(parent, []).append(label)
+                continue
+            t.attributes.append(label)
+            parent = label
+            if ln.underlined:
+                t.primary_keys.append(label)
+            if m:
+                t.multivalued.append(label)
+            if d:
+                t.derived.append(label)
+    return out
+
+
+def foreign_keys(entities: dict[str, Entity], relationships: list, marked: dict[str, list[str]]
+                 ) -> dict[str, dict[str, str]]:
+    """The foreign keys of schema tables: per table, column -> referenced table.
+
+    Columns refer to the other table of a line between the two when they carry that
+    table's whole primary key by name (the usual way a schema names a foreign key) and
+    are not just the table's own key again, or, a column marked FK of a table with a
+    single line, to that line's other table.  Tables
+    that say nothing of keys or types get none (a Chen picture has no foreign keys).
+    """
+    partners: dict[str, list[str]] = {}
+    for r in relationships:
+        if isinstance(r, Relationship) and len(r.entities) == 2 and r.entities[0] != r.entities[1]:
+            a, b = r.entities
+            partners.setdefault(a, []).append(b)
+            partners.setdefault(b, []).append(a)
+    out: dict[str, dict[str, str]] = {}
+    for name, e in entities.items():
+        if "types" not in e.extra and not marked.get(name):
+            continue
+        refs: dict[str, str] = {}
+        for other in dict.fromkeys(partners.get(name, [])):
+            pks = entities[other].primary_keys
+            held = [c for c in e.attributes if c in pks and c not in refs]
+            # the other table's whole key, not just this table's own key again
+            if held and set(held) == set(pks) and (
+                    not set(held) <= set(e.primary_keys) or len(pks) < len(e.primary_keys)
+                    or set(held) & set(marked.get(name, []))):
+                refs.update((c, other) for c in held)
+        others = list(dict.fromkeys(partners.get(name, [])))
+        for col in marked.get(name, []):
+            if col not in refs and len(others) == 1:
+                refs[col] = others[0]
+        if refs:
+            out[name] = refs
+    return out

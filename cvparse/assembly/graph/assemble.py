@@ -1,0 +1,815 @@
+"""Node-link assembler (flowcharts and topology diagrams): shapes + connectors -> Graph."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from ...connectors.elements import Connector, End
+from ...connectors.stage import read_cut_ends
+from ...model import Edge, Graph, Node
+from ...primitives.elements import Inventory, Scale, Shape
+from ...primitives.inventory import continued_sides
+from ...primitives.regions import Region
+from ...primitives.strokes import inked_along
+from .legend import edge_type, find_legends
+
+BOLD_RATIO = 1.5
+"""A connector this much wider than the median connector is drawn bold."""
+GAP_SIDES = 3
+"""A "shape" with this many sides running on past its corners is a gap closed off by
+crossing lines (whatever is read inside it), not a node; a node's border stops at its
+corners, though a line may leave one corner along a side."""
+
+
+def _direction(conn: Connector) -> tuple[int, int, bool] | None:
+    """``(source_end, target_end, directed)`` from the end markers."""
+    heads = [e.marker != "none" for e in conn.ends]
+    if heads[1] and not heads[0]:
+        return 0, 1, True
+    if heads[0] and not heads[1]:
+        return 1, 0, True
+    return 0, 1, False
+
+
+def _leaves_node(conn: Connector, bbox, text_height: float) -> bool:
+    """True if a connector whose ends both touch one node really loops away from it."""
+    x1, y1, x2, y2 = bbox
+    px, py = conn.points[:, 0], conn.points[:, 1]
+    dx = np.maximum(np.maximum(x1 - px, px - x2), 0)
+    dy = np.maximum(np.maximum(y1 - py, py - y2), 0)
+    return float(np.hypot(dx, dy).max()) > 1.5 * text_height
+
+
+def _inside_shape(inv: Inventory, box) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(s.bbox[0] <= cx <= s.bbox[2] and s.bbox[1] <= cy <= s.bbox[3]
+               for s in inv.shapes)
+
+
+def _join_line_words(items: list[tuple[str, list[int]]], th: float
+                     ) -> list[tuple[str, list[int]]]:
+    """Merge free words side by side on one text line (a word gap, not a column gap)."""
+    items = sorted(items, key=lambda t: t[1][0])
+    out: list[tuple[str, list[int]]] = []
+    for text, box in items:
+        for k, (t0, b0) in enumerate(out):
+            overlap = min(box[3], b0[3]) - max(box[1], b0[1])
+            gap = box[0] - b0[2]
+            if overlap >= 0.5 * min(box[3] - box[1], b0[3] - b0[1]) and -2 <= gap <= 0.8 * th:
+                out[k] = (f"{t0} {text}", [b0[0], min(b0[1], box[1]), box[2],
+                                           max(b0[3], box[3])])
+                break
+        else:
+            out.append((text, list(box)))
+    return out
+
+
+def _stack_lines(items: list[tuple[str, list[int]]], th: float) -> list[tuple[str, list[int]]]:
+    """Merge free text lines stacked under each other into one multi-line label."""
+    items = sorted(items, key=lambda t: (t[1][1], t[1][0]))
+    out: list[tuple[str, list[int]]] = []
+    for text, box in items:
+        for k, (t0, b0) in enumerate(out):
+            cx, cx0 = (box[0] + box[2]) / 2, (b0[0] + b0[2]) / 2
+            width = max(box[2] - box[0], b0[2] - b0[0])
+            lone = _alnum(t0) <= 1 < _alnum(text)  # a letter-like speck above a label
+            if 0 <= box[1] - b0[3] <= 0.8 * th and abs(cx - cx0) <= 0.35 * width and not lone:
+                out[k] = (f"{t0} {text}", [min(b0[0], box[0]), b0[1], max(b0[2], box[2]),
+                                           box[3]])
+                break
+        else:
+            out.append((text, list(box)))
+    return out
+
+
+def _alnum(text: str) -> int:
+    return sum(ch.isalnum() for ch in text)
+
+
+def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float
+                   ) -> list[int] | None:
+    """Box of the drawing right above a free label (an icon), or ``None`` if there is
+    hardly any ink there.
+
+    The drawing is the ink in a window up to four text heights above the label, grown to
+    the whole of every icon-sized piece of ink that reaches into the window; a thin piece
+    running on out of the region looked at is a connector passing by, not a piece.
+    """
+    x1, y1, x2, y2 = box
+    h, w = ink.shape
+    cx = (x1 + x2) / 2
+    half = max((x2 - x1) / 2, 1.5 * th)
+    wx1, wx2 = int(max(0, cx - half)), int(min(w, cx + half))
+    wy1, wy2 = int(max(0, y1 - 4 * th)), int(max(0, y1 - 1))
+    window = ink[wy1:wy2, wx1:wx2]
+    if window.size == 0 or not window.any():
+        return None
+    if window.mean() < 0.04:
+        mark = _lone_mark(window, th, stroke)
+        if mark is None:
+            return None
+        return [wx1 + mark[0], wy1 + mark[1], wx1 + mark[2], wy1 + mark[3]]
+    ys, xs = np.nonzero(window)
+    out = [wx1 + int(xs.min()), wy1 + int(ys.min()), wx1 + int(xs.max()) + 1,
+           wy1 + int(ys.max()) + 1]
+    m = int(round(2 * th))
+    rx1, ry1, rx2, ry2 = max(0, wx1 - m), max(0, wy1 - m), min(w, wx2 + m), wy2
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
+    inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
+    for i in inside[inside > 0]:
+        bx, by, bw, bh, area = stats[i]
+        # A thin piece running off the region's edge is a connector passing by.
+        cut = ((bx == 0 and rx1 > 0) or (by == 0 and ry1 > 0)
+               or (bx + bw == rx2 - rx1 and rx2 < w))
+        if cut and area <= 1.5 * stroke * (bw + bh):
+            continue
+        if bw <= 6 * th and bh <= 6 * th:
+            out = [min(out[0], rx1 + bx), min(out[1], ry1 + by),
+                   max(out[2], rx1 + bx + bw), max(out[3], ry1 + by + bh)]
+    return out
+
+
+def _lone_mark(window: np.ndarray, th: float, stroke: float) -> list[int] | None:
+    """Box (in the window) of a small drawing standing alone in an otherwise empty window
+    above a label: one piece of ink clear of the window's edges, at least half a letter
+    long and thicker than a hairline (a faint tile's glyph); ``None`` if there is none, or
+    more than one (a passing line or scattered specks are no icon)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(window.astype(np.uint8), 8)
+    h, w = window.shape
+    found = []
+    for i in range(1, n):
+        bx, by, bw, bh, area = stats[i]
+        if bx == 0 or by == 0 or bx + bw == w or by + bh == h:
+            continue
+        if max(bw, bh) >= 0.6 * th and min(bw, bh) >= stroke and max(bw, bh) <= 3 * th:
+            found.append([int(bx), int(by), int(bx + bw), int(by + bh)])
+    return found[0] if len(found) == 1 else None
+
+
+def _label_under(box, labels: list[tuple[str, list[int]]], th: float) -> int | None:
+    """Index of the nearest label starting at most three text heights under ``box`` and
+    centred under it, or ``None``."""
+    x1, y1, x2, y2 = box
+    cx = (x1 + x2) / 2
+    below = [(lb[1] - y2, k) for k, (_, lb) in enumerate(labels)
+             if lb[0] - th <= cx <= lb[2] + th and -0.5 * th <= lb[1] - y2 <= 3 * th]
+    return min(below)[1] if below else None
+
+
+def _contains(outer, inner, slack: float = 0.0) -> bool:
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return (outer[0] - slack <= cx <= outer[2] + slack
+            and outer[1] - slack <= cy <= outer[3] + slack)
+
+
+def _edge(c: Connector, a: int, b: int, typical: float) -> Edge:
+    """The edge of connector ``c`` whose ends attach to nodes ``a`` and ``b`` (0-based)."""
+    src_end, dst_end, directed = _direction(c)
+    style = c.style
+    if style == "solid" and typical and c.width >= BOLD_RATIO * typical:
+        style = "bold"
+    src, dst = (a, b) if src_end == 0 else (b, a)
+    return Edge(source=f"n{src + 1}", target=f"n{dst + 1}", directed=directed, style=style,
+                extra={"points": [[round(float(x), 1), round(float(y), 1)]
+                                  for x, y in c.points[:: max(1, len(c.points) // 20)]],
+                       "heads": [c.ends[src_end].marker, c.ends[dst_end].marker]})
+
+
+def _connector_edges(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
+                     boxes: list, text_height: float, typical: float
+                     ) -> tuple[list[tuple[Connector, Edge]], int]:
+    """One edge per connector joining two nodes (a connector back to its own node only if
+    it loops away from it), with its connector; and how many connectors dangle."""
+    pairs = []
+    dangling = 0
+    for c, (a, b) in zip(connectors, ends):
+        if a is None or b is None:
+            dangling += 1
+            continue
+        if a == b and not _leaves_node(c, boxes[a], text_height):
+            continue
+        pairs.append((c, _edge(c, a, b, typical)))
+    return pairs, dangling
+
+
+def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
+                   quantile: float = 50.0) -> float:
+    """Width of a plain connector: the median (or another percentile) of the widths of
+    the connectors joining two nodes."""
+    widths = [c.width for c, (a, b) in zip(connectors, ends) if a is not None and b is not None]
+    return float(np.percentile(widths, quantile)) if widths else 0.0
+
+
+def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart"
+                   ) -> Graph:
+    """A graph document with one node per shape (and, for topology diagrams, per labelled
+    icon) and one edge per connector joining two of them.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text.
+    connectors : list of Connector
+        Its lines, ends read and attached.
+    kind : {"flowchart", "topology"}
+        The graph family.
+
+    Returns
+    -------
+    Graph
+        Nodes with labels, shapes and boxes (pixels); edges directed by their arrowheads.
+    """
+    if kind == "topology":
+        return assemble_topology(inv, connectors)
+    nodes = []
+    boxes = []
+    for i, s in enumerate(inv.shapes):
+        nodes.append(Node(id=f"n{i + 1}", label=s.label, shape=s.kind,
+                          bbox=[int(v) for v in s.bbox],
+                          extra={"double": True} if s.double else {}))
+        boxes.append(list(s.bbox))
+    ends = [(c.ends[0].node, c.ends[1].node) for c in connectors]
+    typical = _typical_width(connectors, ends)
+    pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
+    edges = [e for _, e in pairs]
+    # A flowchart box with no text and no connector is a gap between lines, not a step.
+    used = {e.source for e in edges} | {e.target for e in edges}
+    nodes = [n for n in nodes if n.label.strip() or n.id in used]
+    extra = {"dangling_connectors": dangling} if dangling else {}
+    return Graph(kind=kind, width=inv.width, height=inv.height, nodes=nodes, edges=edges,
+                 extra=extra)
+
+
+@dataclass
+class TopoNode:
+    """A topology node before numbering: a labelled shape, or an icon with its label."""
+
+    label: str
+    shape: str
+    bbox: list[int]
+    shapes: list[int] = field(default_factory=list)
+    """Inventory shapes that belong to it (its border, or the parts of its icon)."""
+
+
+def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
+                   ) -> list[TopoNode]:
+    """Nodes of a node-link diagram: shapes with a label inside, and icons (a free label
+    with a drawing, or label-less shapes, right above it).
+
+    Shapes without text that sit above a label are parts of that label's icon; other
+    label-less shapes and free text with no drawing above are not nodes.  A short text
+    lying inside another icon's drawing is a piece of that drawing read as a letter.
+    Shapes and text inside a ``skip`` box (a legend) are left out, and so are gaps
+    between crossing lines (see ``GAP_SIDES``).
+    """
+    th = inv.scale.text_height
+
+    def skipped(box) -> bool:
+        return any(_contains(b, box) for b in skip)
+
+    # Text lower than a letter is a marker fragment read as one.
+    free = [(t.text, list(t.bbox)) for t in inv.texts
+            if not _inside_shape(inv, t.bbox) and not skipped(t.bbox)
+            and t.bbox[3] - t.bbox[1] >= 0.55 * th]
+    labels = _stack_lines(_join_line_words(free, th), th)
+    nodes: list[TopoNode] = []
+    iconic: list[int] = []
+    for i, s in enumerate(inv.shapes):
+        if skipped(s.bbox) or continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES:
+            continue
+        # A few letters read in a shape with a label right under it: a part of an icon.
+        short = (len(s.label.replace(" ", "")) <= 3
+                 and _label_under(s.bbox, labels, th) is not None)
+        if _alnum(s.label) >= 2 and not short:
+            nodes.append(TopoNode(s.label, s.kind, [int(v) for v in s.bbox], [i]))
+        else:
+            iconic.append(i)
+    ink = inv.ink if inv.text_mask is None else inv.ink & ~inv.text_mask
+    ink = ink.copy()
+    for n in nodes:  # a labelled shape is a node of its own, not an icon's drawing
+        x1, y1, x2, y2 = n.bbox
+        ink[max(0, y1 - 2):y2 + 2, max(0, x1 - 2):x2 + 2] = False
+    drawings = [_drawing_above(ink, box, th, inv.scale.stroke) for _, box in labels]
+    parts: list[list[int]] = [[] for _ in labels]
+    for i in iconic:
+        s = inv.shapes[i]
+        k = _label_under(s.bbox, labels, th)
+        if k is not None:
+            parts[k].append(i)
+        elif (len(s.label.strip()) == 1 and _alnum(s.label) == 1
+              and continued_sides(s, inv.ink, inv.scale) < 2):
+            # a lone letter in a box; not a line-bounded gap with a speck read in it
+            nodes.append(TopoNode(s.label.strip(), s.kind, [int(v) for v in s.bbox], [i]))
+    for k, (text, box) in enumerate(labels):
+        if drawings[k] is None and not parts[k]:
+            continue
+        junk = any(_alnum(text) <= 2 < _alnum(other) and d is not None and _contains(d, box)
+                   for j, ((other, _), d) in enumerate(zip(labels, drawings)) if j != k)
+        if junk:
+            continue
+        boxes = [box] + ([drawings[k]] if drawings[k] is not None else [])
+        boxes += [list(inv.shapes[i].bbox) for i in parts[k]]
+        bb = np.array(boxes)
+        nodes.append(TopoNode(text, "icon", [int(bb[:, 0].min()), int(bb[:, 1].min()),
+                                              int(bb[:, 2].max()), int(bb[:, 3].max())],
+                               parts[k]))
+    return nodes
+
+
+def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Scale,
+                  shapes: list[Shape] = (), ink: np.ndarray | None = None
+                  ) -> list[Connector]:
+    """Connectors cut where they run through a node: two lines meeting at an icon that is
+    not a closed shape are traced as one, through the icon's ink.  With the inventory's
+    ``shapes`` and ``ink``, a node drawn as a closed shape is run through only where the
+    line's ink runs into the shape's (two lines meeting on its border) or the line turns
+    back at it, not where it passes on by the corner of its box (off an ellipse or a
+    diamond, or clear of a box's corner).
+
+    The new ends lie on the node (no marker); the outer ends keep theirs.
+    """
+    grow = scale.stroke + 1
+    least = max(3, int(round(0.5 * scale.text_height)))
+    seam = max(1, int(round(0.5 * scale.stroke)))
+    out = []
+    for c in connectors:
+        pieces = [c]
+        for n in nodes:
+            nxt = []
+            for p in pieces:
+                pts = p.points
+                runs = _runs(_in_box(pts, n.bbox, grow))
+                inner = [(a, b) for a, b in runs if a > 0 and b < len(pts) and b - a >= least]
+                if ink is not None and shapes and n.shape != "icon" and n.shapes:
+                    inner = [(a, b) for a, b in inner if _turns_back(pts, a, b, least)
+                             or any(_touches(pts[a:b], shapes[i].outer, ink, seam)
+                                    for i in n.shapes)]
+                if not inner:
+                    nxt.append(p)
+                    continue
+                a, b = max(inner, key=lambda r: r[1] - r[0])
+                nxt.extend(_cut(p, a, b))
+            pieces = nxt
+        out.extend(pieces)
+    return out
+
+
+def trim_into_icons(connectors: list[Connector], nodes: list[TopoNode], scale: Scale
+                    ) -> list[Connector]:
+    """Solid connectors cut back to where they enter the icon they end in, at ends read
+    as plain: a head whose tip touches an icon's drawing is traced on into the drawing,
+    so the end's marker was read inside the icon instead of at the head.  (A dashed
+    line's end is read across its gaps: moved onto the icon, the icon's ink reads as a
+    head.)
+
+    The new end lies on the icon's box (no marker yet); the other end keeps its own.
+    """
+    grow = scale.stroke + 1
+    least = max(3, int(round(0.5 * scale.text_height)))
+    icons = [n for n in nodes if n.shape == "icon"]
+    out = []
+    for c in connectors:
+        for k in (0, 1) if c.style == "solid" else ():
+            if c.ends[k].marker != "none":
+                continue
+            pts = c.points
+            for icon in icons:
+                if c.ends[k].node is not None and c.ends[k].node not in icon.shapes:
+                    continue  # attached to another node's shape: it ends there
+                runs = _runs(_in_box(pts, icon.bbox, grow))
+                a, b = runs[0 if k == 0 else -1] if runs else (0, 0)
+                touches = a == 0 if k == 0 else b == len(pts)
+                if touches and b - a >= least and b - a < len(pts) - 1:
+                    c = _cut(c, a, b)[0]
+                    break
+        out.append(c)
+    return out
+
+
+def heads_at_icons(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
+                   ) -> list[Connector]:
+    """``connectors`` with each one :func:`trim_into_icons` cuts back replaced by its cut
+    only where a head is read at the new end; elsewhere the trace is left as it was."""
+    trimmed = trim_into_icons(connectors, nodes, inv.scale)
+    flags = [[not any(e is f for f in c.ends) for e in t.ends]
+             for c, t in zip(connectors, trimmed)]
+    if not any(any(f) for f in flags):
+        return connectors
+    read_cut_ends(trimmed, flags, inv)
+    return [t if any(f and e.marker != "none" for f, e in zip(fl, t.ends)) else c
+            for c, t, fl in zip(connectors, trimmed, flags)]
+
+
+def _touches(pts: np.ndarray, region: Region, ink: np.ndarray, gap: int = 1) -> bool:
+    """Some point of the polyline ``pts`` is joined to the filled ``region`` by ink along
+    the straight walk from it towards the region's middle (or lies inside it), broken by
+    no more than ``gap`` px of paper (the faint seam between a border and the area it
+    closes).  Traced points may jump a few pixels: the polyline is walked a pixel at a
+    time."""
+    x1, y1 = region.bbox[:2]
+    h, w = region.filled.shape
+    centre = np.array([x1 + (w - 1) / 2, y1 + (h - 1) / 2])
+    dense = [pts[:1]] + [np.linspace(a, b, int(np.ceil(np.hypot(*(b - a)))) + 1)[1:]
+                         for a, b in zip(pts[:-1], pts[1:])]
+    for p in np.concatenate(dense):
+        v = centre - p
+        steps = int(np.ceil(np.hypot(v[0], v[1]))) + 1
+        paper = 0
+        for t in np.linspace(0.0, 1.0, steps):
+            x, y = (int(round(c)) for c in p + t * v)
+            if 0 <= x - x1 < w and 0 <= y - y1 < h and region.filled[y - y1, x - x1]:
+                return True
+            inked = 0 <= y < ink.shape[0] and 0 <= x < ink.shape[1] and ink[y, x]
+            paper = 0 if inked else paper + 1
+            if paper > gap:
+                break
+    return False
+
+
+def _turns_back(pts: np.ndarray, a: int, b: int, reach: int) -> bool:
+    """The polyline leaves its points ``a:b`` heading back more than a right angle from
+    the way it came in (over ``reach`` points on either side)."""
+    d_in = pts[a] - pts[max(0, a - reach)]
+    d_out = pts[min(len(pts) - 1, b - 1 + reach)] - pts[b - 1]
+    return float(np.dot(d_in, d_out)) < 0
+
+
+def _in_box(pts: np.ndarray, bbox, grow: float) -> np.ndarray:
+    """Which points lie in the box ``x1, y1, x2, y2`` widened by ``grow`` on every side."""
+    x1, y1, x2, y2 = bbox
+    return ((pts[:, 0] >= x1 - grow) & (pts[:, 0] <= x2 + grow)
+            & (pts[:, 1] >= y1 - grow) & (pts[:, 1] <= y2 + grow))
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """``[start, stop)`` of every run of True."""
+    d = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    return list(zip(np.nonzero(d == 1)[0].tolist(), np.nonzero(d == -1)[0].tolist()))
+
+
+def _cut(c: Connector, a: int, b: int) -> list[Connector]:
+    """``c`` without its points ``a:b``: the part before and the part after."""
+    out = []
+    for pts, keep, inward in ((c.points[:a], 0, True), (c.points[b:], 1, False)):
+        if len(pts) < 2:
+            continue
+        tip = pts[-1] if inward else pts[0]
+        prev = pts[max(0, len(pts) - 6)] if inward else pts[min(len(pts) - 1, 5)]
+        d = np.asarray(tip, float) - np.asarray(prev, float)
+        d = d / max(float(np.linalg.norm(d)), 1e-6)
+        new = End(point=(float(tip[0]), float(tip[1])), direction=(float(d[0]), float(d[1])))
+        old = c.ends[keep]
+        ends = (old, new) if inward else (new, old)
+        out.append(Connector(points=pts, ends=ends, style=c.style, width=c.width,
+                             colour=c.colour))
+    return out
+
+
+def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
+               ) -> list[tuple[int | None, int | None]]:
+    """Node index of both ends of every connector: through the shape the end was attached
+    to, else the node box it touches or points at."""
+    owner = {i: k for k, n in enumerate(nodes) for i in n.shapes}
+    grow = 2 * inv.scale.stroke + 4
+    reach = 2 * inv.scale.text_height
+    boxes = [n.bbox for n in nodes]
+    out = []
+    for c in connectors:
+        pair = []
+        for end in c.ends:
+            k = owner.get(end.node) if end.node is not None else None
+            if k is None:
+                x, y = end.point
+                dx, dy = end.direction
+                for t in range(int(reach) + 1):
+                    px, py = x + dx * t, y + dy * t
+                    k = next((j for j, b in enumerate(boxes)
+                              if b[0] - grow <= px <= b[2] + grow
+                              and b[1] - grow <= py <= b[3] + grow), None)
+                    if k is not None:
+                        break
+            pair.append(k)
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def _probe(end: End, ink: np.ndarray, boxes: list, stroke: float, turns: int = 2,
+           gap: int = 0) -> tuple[int, End] | None:
+    """The node a loose end reaches by running on over ink broken by no more than ``gap``
+    px (a stretch the tracer lost, e.g. as the border of a gap closed off by lines), or
+    None where the ink stops first; with the end moved to where it arrives. Straight on; an
+    axis-aligned run may turn a right-angle corner (up to ``turns`` times) where the ink
+    goes on one way only."""
+    r = max(1, int(round(stroke)))
+    d = np.asarray(end.direction, float)
+    d = d / max(float(np.hypot(d[0], d[1])), 1e-6)
+    axis = float(np.abs(d).max()) > 0.98  # a heading a few degrees off an axis is on it
+    if axis:
+        d = np.where(np.abs(d) == np.abs(d).max(), np.sign(d), 0.0)
+    p, k = _run(np.asarray(end.point, float), d, ink, boxes, r, gap)
+    if k is not None or not axis:
+        return _arrival(k, p, d)
+    for _ in range(turns):
+        ways = []
+        for n in (np.array([-d[1], d[0]]), np.array([d[1], -d[0]])):
+            q = p - r * d  # the corner sits within a stroke of where the run stopped
+            if all(inked_along(ink, q + t * n, q + t * n, r // 2) for t in range(r + 1, 3 * r + 3)):
+                ways.append((q, n))
+        if len(ways) != 1:
+            return None
+        q, d = ways[0]
+        p, k = _run(q, d, ink, boxes, r, gap)
+        if k is not None:
+            return _arrival(k, p, d)
+    return None
+
+
+def _arrival(k: int | None, p: np.ndarray, d: np.ndarray) -> tuple[int, End] | None:
+    return None if k is None else (k, End(point=(float(p[0]), float(p[1])),
+                                          direction=(float(d[0]), float(d[1]))))
+
+
+def _run(start: np.ndarray, d: np.ndarray, ink: np.ndarray, boxes: list, r: int,
+         gap: int = 0) -> tuple[np.ndarray, int | None]:
+    """Walk from ``start`` along ``d`` while there is ink: the last point on ink, and the
+    node box reached (within a stroke), if any."""
+    h, w = ink.shape
+    grow = r + 1
+    n = np.array([-d[1], d[0]])
+    offsets = np.arange(-r, r + 1, dtype=float)
+    drift = 0.0
+    last, last_t = start, 0
+    for t in range(1, int(np.hypot(w, h))):
+        p = start + t * d + drift * n
+        for k, b in enumerate(boxes):
+            if b[0] - grow <= p[0] <= b[2] + grow and b[1] - grow <= p[1] <= b[3] + grow:
+                return p, k
+        side = p[None, :] + offsets[:, None] * n[None, :]
+        xs, ys = np.round(side[:, 0]).astype(int), np.round(side[:, 1]).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        hit = np.zeros(len(offsets), bool)
+        hit[ok] = ink[ys[ok], xs[ok]]
+        if not hit.any():
+            if t - last_t > gap:
+                return last, None
+            continue
+        last, last_t = p, t
+        # keep to the middle of the line, but never wander off the straight run
+        drift = float(np.clip(drift + 0.5 * offsets[hit].mean(), -r, r))
+    return last, None
+
+
+def probe_ends(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
+               ink: np.ndarray, boxes: list, stroke: float, dash_gap: float = 0.0
+               ) -> tuple[list[Connector], list[tuple[int | None, int | None]], list[list[bool]]]:
+    """Connectors and ``ends`` with each loose end attached to the node that
+    :func:`_probe` reaches from it (the end moved there), and which ends moved. Dashed and
+    dotted lines run straight on over gaps up to ``dash_gap`` and turn no corners."""
+    conns, out, moved = [], [], []
+    for c, pair in zip(connectors, ends):
+        new_ends, new_pair, flags = list(c.ends), list(pair), [False, False]
+        for i in (0, 1):
+            if pair[i] is None:
+                hit = _probe(c.ends[i], ink, boxes, stroke,
+                             turns=2 if c.style == "solid" else 0,
+                             gap=0 if c.style == "solid" else int(round(dash_gap)))
+                if hit is not None:
+                    new_pair[i], new_ends[i], flags[i] = hit[0], hit[1], True
+        conns.append(replace(c, ends=tuple(new_ends)) if any(flags) else c)
+        out.append((new_pair[0], new_pair[1]))
+        moved.append(flags)
+    return conns, out, moved
+
+
+@dataclass
+class Chain:
+    """Connector pieces joined at their loose ends (a line broken at a corner or a gap, or
+    one that forks), with the node ends it reaches: ``(node, end has a head)``."""
+
+    pieces: list[int]
+    ends: list[tuple[int, bool]]
+
+
+def _loose_ends_meet(a: End, b: End, th: float) -> bool:
+    """Two loose ends close enough to be one line: near each other (a broken corner), or
+    facing each other across a longer gap (a dash gap at a crossing)."""
+    v = np.subtract(b.point, a.point)
+    d = float(np.hypot(v[0], v[1]))
+    if d <= 0.8 * th:
+        return True
+    if d > 2.0 * th:
+        return False
+    u = v / d
+    return (float(np.dot(a.direction, u)) > 0.9 and float(np.dot(b.direction, -u)) > 0.9)
+
+
+def _end(connectors: list[Connector], ref: tuple[int, int]) -> End:
+    return connectors[ref[0]].ends[ref[1]]
+
+
+def _continues(a: End, b: End, th: float) -> bool:
+    """Loose end ``b`` carries on the line of loose end ``a``: the two head towards each
+    other (opposite headings, |cos| > 0.9) and sit on one line (small sideways offset)."""
+    if float(np.dot(a.direction, b.direction)) > -0.9:
+        return False
+    v = np.subtract(b.point, a.point)
+    side = abs(float(a.direction[0] * v[1] - a.direction[1] * v[0]))
+    return side <= 0.4 * th and float(np.dot(a.direction, v)) >= -0.4 * th
+
+
+def _bridge(a: End, b: End, ink: np.ndarray, stroke: float, th: float,
+            boxes: list) -> float | None:
+    """Length of the drawn ink joining loose ends ``a`` and ``b`` that the tracer lost
+    (taken as the border of a gap closed off by lines), or None: straight on when they
+    face each other, or round one corner where their headings cross at right angles;
+    longer than the gaps :func:`_loose_ends_meet` closes, and never through a node box."""
+    pa, pb = np.asarray(a.point, float), np.asarray(b.point, float)
+    da, db = np.asarray(a.direction, float), np.asarray(b.direction, float)
+    v = pb - pa
+    side = stroke + 2
+    if float(np.dot(da, db)) < -0.95:
+        if abs(float(da[0] * v[1] - da[1] * v[0])) > side or float(np.dot(da, v)) <= 0:
+            return None
+        legs = [(pa, pb)]
+    elif min(float(np.abs(da).max()), float(np.abs(db).max())) > 0.98:
+        # an orthogonal route's corner c = pa + s da = pb + t db with s, t > 0
+        m = np.array([[da[0], -db[0]], [da[1], -db[1]]])
+        if abs(float(np.linalg.det(m))) < 0.5:
+            return None
+        s, t = np.linalg.solve(m, v)
+        if s <= 0.5 * th or t <= 0.5 * th:
+            return None
+        c = pa + s * da
+        legs = [(pa, c), (c, pb)]
+    else:
+        return None
+    length = sum(float(np.hypot(*(q - p))) for p, q in legs)
+    if length <= 2.0 * th:
+        return None
+    r = max(1, int(round(stroke)))
+    for p, q in legs:
+        lo, hi = np.minimum(p, q), np.maximum(p, q)
+        if any(lo[0] < x2 and hi[0] > x1 and lo[1] < y2 and hi[1] > y1
+               for x1, y1, x2, y2 in boxes):
+            return None
+        if not inked_along(ink, p, q, r):
+            return None
+    return length
+
+
+def _bridges(connectors: list[Connector], loose: list[tuple[int, int]],
+             pairs: list[tuple[int, int]], ink: np.ndarray, stroke: float, th: float,
+             boxes: list) -> list[tuple[int, int]]:
+    """Pairs of loose ends of solid pieces joined by lost ink, each end to its shortest
+    bridge and only where that choice is mutual (lines sharing a corridor offer several)."""
+    best: dict[int, tuple[float, int]] = {}
+    for a, b in pairs:
+        if connectors[loose[a][0]].style != "solid" or connectors[loose[b][0]].style != "solid":
+            continue
+        length = _bridge(_end(connectors, loose[a]), _end(connectors, loose[b]),
+                         ink, stroke, th, boxes)
+        if length is None:
+            continue
+        for x, y in ((a, b), (b, a)):
+            if x not in best or length < best[x][0]:
+                best[x] = (length, y)
+    return [(a, b) for a, b in pairs if best.get(a, (0, -1))[1] == b
+            and best.get(b, (0, -1))[1] == a]
+
+
+def chains(connectors: list[Connector], ends: list[tuple[int | None, int | None]], th: float,
+           ink: np.ndarray | None = None, stroke: float = 1.0, boxes: list = ()
+           ) -> list[Chain]:
+    """Dangling connectors joined loose end to loose end into chains that reach nodes.
+
+    Only connectors with a loose end (no node) take part, so a connector that already
+    joins two nodes is never changed; a chain reaching fewer than two nodes is dropped.
+    """
+    loose = [(i, k) for i, pair in enumerate(ends) for k in (0, 1) if pair[k] is None]
+    parent = {i: i for i, _ in loose}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    pairs = [(a, b) for a in range(len(loose)) for b in range(a + 1, len(loose))
+             if loose[a][0] != loose[b][0]]
+    meets = [(a, b) for a, b in pairs
+             if _loose_ends_meet(_end(connectors, loose[a]), _end(connectors, loose[b]), th)]
+    aligned = {(a, b) for a, b in meets
+               if _continues(_end(connectors, loose[a]), _end(connectors, loose[b]), th)}
+    if ink is not None:
+        bridges = _bridges(connectors, loose, pairs, ink, stroke, th, boxes)
+        meets += [pair for pair in bridges if pair not in meets]
+        aligned.update(bridges)
+    has_aligned = {x for pair in aligned for x in pair}
+    for a, b in meets:
+        # Where two lines cross, each end joins the piece that runs on in its heading,
+        # not the nearest end of the other line; an end with no such piece (the stem of
+        # a fork) still joins whatever it meets.
+        if (a, b) in aligned or a not in has_aligned or b not in has_aligned:
+            parent[find(loose[b][0])] = find(loose[a][0])
+    groups: dict[int, list[int]] = {}
+    for i in parent:
+        groups.setdefault(find(i), []).append(i)
+    out = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        reached = [(ends[i][k], connectors[i].ends[k].marker != "none")
+                   for i in members for k in (0, 1) if ends[i][k] is not None]
+        if len({n for n, _ in reached}) >= 2:
+            out.append(Chain(sorted(members), reached))
+    return out
+
+
+def _chain_edges(chain: Chain, connectors: list[Connector], typical: float
+                 ) -> list[tuple[Connector, Edge]]:
+    """Edges of a chain: every plain end to every headed end; two ends alike (both plain
+    or both headed) make one undirected edge; more than two alike are left out (a fan
+    with no direction cannot be told apart from lines crossing)."""
+    main = max((connectors[i] for i in chain.pieces), key=lambda c: c.length)
+    tails = [n for n, head in chain.ends if not head]
+    heads = [n for n, head in chain.ends if head]
+    pairs: list[tuple[int, int, bool]] = []
+    if heads and tails:
+        pairs = [(t, h, True) for t in tails for h in heads if t != h]
+    elif len(chain.ends) == 2:
+        pairs = [(chain.ends[0][0], chain.ends[1][0], False)]
+    out = []
+    for a, b, directed in dict.fromkeys(pairs):
+        e = _edge(main, a, b, typical)
+        e.source, e.target, e.directed = f"n{a + 1}", f"n{b + 1}", directed
+        e.extra["heads"] = (["none", "arrow"] if directed
+                            else ["arrow" if heads else "none"] * 2)
+        out.append((main, e))
+    return out
+
+
+def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
+    """A node-link (topology) graph: shape and icon nodes, one edge per connector joining
+    two of them, typed from the legend when the diagram has one."""
+    th = inv.scale.text_height
+    legends = find_legends(inv)
+    skip = [lg.bbox for lg in legends]
+    tnodes = topology_nodes(inv, skip)
+    live = [c for c in connectors if not any(_within(c.points, b) for b in skip)]
+    before = {id(e) for c in live for e in c.ends}
+    live = split_through(live, tnodes, inv.scale, inv.shapes, inv.ink)
+    read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
+    live = heads_at_icons(live, tnodes, inv)
+    ends = _end_nodes(live, tnodes, inv)
+    probed: set[int] = set()
+    if inv.ink is not None:
+        live, ends, moved = probe_ends(live, ends, inv.ink, [n.bbox for n in tnodes],
+                                       inv.scale.stroke, 0.8 * th)
+        read_cut_ends(live, moved, inv)
+        probed = {id(c) for c, flags in zip(live, moved) if any(flags)}
+    # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
+    typical = _typical_width(live, ends, 25.0)
+    pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)
+    for ch in chains(live, ends, th, inv.ink, inv.scale.stroke, [n.bbox for n in tnodes]):
+        pairs.extend(_chain_edges(ch, live, typical))
+        dangling -= len(ch.pieces)
+    pairs = _merge_probed(pairs, probed)
+    edges = []
+    for c, e in pairs:
+        if legends:
+            e.type = edge_type(c, legends, inv)
+        edges.append(e)
+    nodes = [Node(id=f"n{k + 1}", label=n.label, shape=n.shape, bbox=n.bbox)
+             for k, n in enumerate(tnodes)]
+    extra = {"dangling_connectors": dangling} if dangling else {}
+    if legends:
+        extra["legend"] = [lg.to_dict() for lg in legends]
+    return Graph(kind="topology", width=inv.width, height=inv.height, nodes=nodes,
+                 edges=edges, extra=extra)
+
+
+def _merge_probed(pairs: list[tuple[Connector, Edge]], probed: set[int]
+                  ) -> list[tuple[Connector, Edge]]:
+    """``pairs`` without the edges of probed connectors that repeat another edge's node
+    pair (the pieces of one line on both sides of a lost stretch each reach both of its
+    nodes); a directed repeat stands in for an undirected edge."""
+    out: list[tuple[Connector, Edge]] = []
+    where: dict[frozenset, int] = {}
+    for c, e in sorted(pairs, key=lambda ce: id(ce[0]) in probed):
+        key = frozenset((e.source, e.target))
+        k = where.get(key)
+        if k is None or id(c) not in probed:
+            where.setdefault(key, len(out))
+            out.append((c, e))
+        elif e.directed and not out[k][1].directed and id(out[k][0]) in probed:
+            out[k] = (c, e)
+    return out
+
+
+def _within(points: np.ndarray, box) -> bool:
+    """All points of a polyline inside a box (a legend swatch traced as a connector)."""
+    return bool(len(points) and _in_box(points, box, 0).all())

@@ -1,0 +1,33 @@
+"""Crow's-foot ends told from a bar or a plain end by the ink at the table's side."""
+
+import cv2
+import numpy as np
+
+from cvparse.assembly.er.crowsfoot import is_crowsfoot
+
+BOX = (100, 40, 200, 80)  # a table row; lines come in from the left at y = 60
+
+
+def _end(kind: str) -> np.ndarray:
+    ink = np.zeros((120, 240), np.uint8)
+    cv2.rectangle(ink, BOX[:2], BOX[2:], 1, 1)
+    cv2.line(ink, (20, 60), (100, 60), 1, 1)
+    if kind == "many":
+        for dy in (-9, 0, 9):
+            cv2.line(ink, (82, 60), (100, 60 + dy), 1, 1)
+    elif kind == "one":
+        cv2.line(ink, (92, 52), (92, 68), 1, 1)
+        cv2.line(ink, (88, 52), (88, 68), 1, 1)
+    elif kind == "optional-one":
+        cv2.line(ink, (95, 52), (95, 68), 1, 1)
+        cv2.circle(ink, (84, 60), 5, 1, 1)
+    return ink.astype(bool)
+
+
+def test_a_crows_foot_is_many():
+    assert is_crowsfoot(_end("many"), BOX, np.array([99.0, 60.0]), 1.0, 16.0)
+
+
+def test_bars_circles_and_plain_ends_are_not():
+    for kind in ("one", "optional-one", "plain"):
+        assert not is_crowsfoot(_end(kind), BOX, np.array([99.0, 60.0]), 1.0, 16.0), kind

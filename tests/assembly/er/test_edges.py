@@ -1,0 +1,94 @@
+"""Schema-style relationship lines: a name the line touches, lost to free text, is read
+again from the glyphs beside the line."""
+
+import cv2
+import numpy as np
+
+from cvparse.assembly.er.edges import recover_names
+from cvparse.assembly.er.links import Link
+
+from ..line_page import line_page
+
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+
+
+def _page(name: str, x: int) -> tuple:
+    """A line from (40, 60) to (400, 60) with ``name`` written above it from ``x`` on,
+    its first letter touching the line when ``x`` is 0 (the text starts on the line)."""
+    rgb = np.full((120, 440, 3), 255, np.uint8)
+    cv2.line(rgb, (40, 60), (400, 60), (0, 0, 0), 2)
+    cv2.putText(rgb, name, (x, 58), FONT, 0.6, (0, 0, 0), 2)
+    return line_page(rgb, 40.0, 400.0, 60.0)
+
+
+def test_name_touching_its_line_is_read_again():
+    inv, conn = _page("insured", 170)
+    assert recover_names(inv, [Link(0, 1, conn.points)], [0]) == {0: "insured"}
+
+
+def test_bare_line_and_named_line_get_no_name():
+    inv, conn = _page("", 170)
+    assert recover_names(inv, [Link(0, 1, conn.points)], [0]) == {}
+    inv, conn = _page("insured", 170)
+    assert recover_names(inv, [Link(0, 1, conn.points)], []) == {}
+
+
+def test_cardinality_beside_the_line_is_no_name():
+    inv, conn = _page("N", 200)
+    assert recover_names(inv, [Link(0, 1, conn.points)], [0]) == {}
+
+
+def test_name_read_in_part_is_extended_over_the_letters_the_line_touches():
+    from cvparse.assembly.er.edges import extend_names
+    from cvparse.primitives.elements import TextItem
+
+    rgb = np.full((200, 440, 3), 255, np.uint8)
+    cv2.putText(rgb, "writes", (150, 100), FONT, 0.6, (0, 0, 0), 2)
+    (w, h), _ = cv2.getTextSize("writes", FONT, 0.6, 2)
+    cv2.line(rgb, (150, 20), (150, 180), (0, 0, 0), 2)   # the line runs down the "w"
+    inv, _ = line_page(rgb, 150.0, 150.0, 20.0)
+    # Free text read only the letters clear of the line.
+    cut = 150 + w // 3
+    inv.texts = [TextItem("tes", (cut, 100 - h, 150 + w, 102))]
+    line = Link(0, 1, np.array([[150.0, 20.0], [150.0, 180.0]]))
+    got = extend_names(inv, [line], {0: "tes"}, {0: inv.texts[0].bbox})
+    assert got == {0: "writes"}
+
+
+def _triangle_page():
+    """Two entity boxes and an IS-A triangle (base up) whose base the two lines from the
+    boxes meet at one point; the triangle's inside as a shape, the boxes as shapes."""
+    from cvparse.primitives.elements import Inventory, Scale, Shape
+    from cvparse.primitives.regions import region_from_mask
+
+    h, w = 200, 400
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [np.array([[162, 102], [238, 102], [200, 138]])], 1)
+    shapes = []
+    for mask in (inside,):
+        region = region_from_mask(mask, 0, 0, int(mask.sum()))
+        shapes.append(Shape(kind="triangle", bbox=region.bbox, interior=region, outer=region))
+    for box in ((10, 20, 90, 50), (310, 20, 390, 50)):
+        m = np.zeros((h, w), np.uint8)
+        m[box[1]:box[3], box[0]:box[2]] = 1
+        region = region_from_mask(m, 0, 0, int(m.sum()))
+        shapes.append(Shape(kind="rect", bbox=region.bbox, interior=region, outer=region))
+    inv = Inventory(width=w, height=h, scale=Scale(stroke=2, text_height=16),
+                    background=(255, 255, 255), shapes=shapes)
+    return inv
+
+
+def test_line_through_a_triangle_corner_is_no_direct_relationship():
+    from cvparse.assembly.er.edges import touches_connector_shape
+
+    inv = _triangle_page()
+    role = {0: "isa", 1: "entity", 2: "entity"}
+    # both lines end on the triangle's base (its border 2 px above the inside): traced as one
+    joined = np.array([[90.0, 40.0], [200.0, 99.0], [310.0, 40.0]])
+    assert touches_connector_shape(inv, Link(1, 2, joined), role)
+    # a line passing well clear of the triangle joins the boxes directly
+    clear = np.array([[90.0, 40.0], [200.0, 70.0], [310.0, 40.0]])
+    assert not touches_connector_shape(inv, Link(1, 2, clear), role)
+    # an attribute ellipse on the way is no connector shape
+    assert not touches_connector_shape(inv, Link(1, 2, joined), {0: "attribute", 1: "entity",
+                                                                 2: "entity"})
