@@ -71,16 +71,16 @@ def test_open_head_beyond_the_straight_run_is_taken_with_the_line():
 
 
 def test_head_sides_must_leave_the_line_and_the_point_lies_on_along_it():
-    from cvparse.primitives.freetext import _clear_of_line, _run_on
+    from cvparse.primitives.arrowheads import clear_of_line, run_on
 
     tip, back = (50, 30), (10, 0)  # the line runs on to the right of its end
-    assert not _clear_of_line(tip, back, [(57, 31), (57, 29)], clear=3.5)  # in the line
-    assert _clear_of_line(tip, back, [(60, 36), (60, 24)], clear=3.5)
-    assert not _clear_of_line(tip, back, [], clear=3.5)
+    assert not clear_of_line(tip, back, [(57, 31), (57, 29)], clear=3.5)  # in the line
+    assert clear_of_line(tip, back, [(60, 36), (60, 24)], clear=3.5)
+    assert not clear_of_line(tip, back, [], clear=3.5)
     near = np.zeros((60, 100), bool)
     near[29:32, 40:90] = True
-    assert _run_on(near, (50, 30), back, reach=20) == (40, 30)
-    assert _run_on(near, (50, 30), back, reach=4) == (46, 30)
+    assert run_on(near, (50, 30), back, reach=20) == (40, 30)
+    assert run_on(near, (50, 30), back, reach=4) == (46, 30)
 
 
 def _dashed(draw, start, d, pitch, dash, slots, colour=(40, 40, 40)):

@@ -4,7 +4,7 @@ segment by segment (the plain loop kept here) cuts."""
 import cv2
 import numpy as np
 
-from cvparse.primitives import freetext
+from cvparse.primitives import arrowheads, freetext
 from cvparse.primitives.elements import Scale
 
 from .synth import canvas, font, to_array
@@ -38,11 +38,12 @@ def _plain_line_strokes(mask, scale):
             continue
         cv2.line(out, (int(x1), int(y1)), (int(x2), int(y2)), 1, width)
         for tip, back in (((x1, y1), (x2 - x1, y2 - y1)), ((x2, y2), (x1 - x2, y1 - y2))):
-            sides = freetext._head_sides(near_wide, tip, back, scale)
-            if sides and not freetext._clear_of_line(tip, back, sides, scale.stroke + 1.5):
-                point = freetext._run_on(near_wide, tip, back, 0.8 * scale.text_height)
-                found = freetext._head_sides(near_wide, point, back, scale) if point != tip else []
-                if freetext._clear_of_line(point, back, found, scale.stroke + 1.5):
+            sides = arrowheads.head_sides(near_wide, tip, back, scale)
+            if sides and not arrowheads.clear_of_line(tip, back, sides, scale.stroke + 1.5):
+                point = arrowheads.run_on(near_wide, tip, back, 0.8 * scale.text_height)
+                found = (arrowheads.head_sides(near_wide, point, back, scale)
+                         if point != tip else [])
+                if arrowheads.clear_of_line(point, back, found, scale.stroke + 1.5):
                     cv2.line(out, (int(tip[0]), int(tip[1])), point, 1, width)
                     tip, sides = point, found
             for end in sides:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from cvparse.primitives import freetext
+from cvparse.primitives import arrowheads, freetext
 from cvparse.primitives.elements import Scale
 from cvparse.primitives.inventory import page_ink
 from cvparse.primitives.ocr import read_crops, read_crops_later
@@ -78,7 +78,7 @@ def test_head_sides_vectorised_matches_ray_by_ray():
                  rng.integers(-20, 200, (40, 4))]
         for tip, back in tips:
             want = plain_head_sides(near, tip, back, scale)
-            assert freetext._head_sides(near, tip, back, scale) == want
+            assert arrowheads.head_sides(near, tip, back, scale) == want
             hits += bool(want)
     assert hits > 0
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from cvparse.primitives.double import coverage_profile
 from cvparse.primitives.elements import Scale
-from cvparse.primitives.freetext import _head_sides_many
+from cvparse.primitives.arrowheads import head_sides_many
 from cvparse.primitives.inventory import _masked_median
 from cvparse.primitives.regions import Region
 
@@ -69,7 +69,7 @@ def test_head_sides_many_matches_end_by_end_search():
         tips = rng.integers(0, 160, (40, 2)).astype(np.int64)
         tips[:, 1] %= 120
         backs = rng.integers(-10, 11, (40, 2)).astype(np.int64)
-        got = _head_sides_many(near, tips, backs, scale)
+        got = head_sides_many(near, tips, backs, scale)
         want = [plain_head_sides(near, t, bk, scale) for t, bk in zip(tips, backs)]
         assert got == want
         assert any(got) and not all(got)  # both outcomes exercised
