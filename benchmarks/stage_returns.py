@@ -5,9 +5,10 @@ script traces :func:`cvparse.pipeline.parse` with :func:`sys.setprofile` and cou
 calls that go back up that chain: a function of one stage calling into an earlier stage
 (an assembler cropping and reading pixels again), and the pipeline calling a stage after
 it has called a later one (assembly work before the lines are traced).  Calls into the
-data types (``*/elements.py``, ``model.py``) and into methods and properties (a box's
-compartments, a region's area, the page's :meth:`~cvparse.primitives.page.Page.read`)
-are reading data, not going back, and are left out.  Each distinct (caller function,
+data types (``primitives/items.py``, ``connectors/lines.py``, ``model.py``) and into
+methods and properties (a box's compartments, a region's area, the page's
+:meth:`~cvparse.primitives.page.Page.read`) are reading data, not going back, and are
+left out.  Each distinct (caller function,
 callee) pair counts once over all images; ``--calls`` also lists how many calls each
 made::
 
@@ -29,7 +30,7 @@ from benchmarks._common import FIXTURES, IMAGE_SUFFIXES
 STAGES = {"cvparse.image": 0, "cvparse.page": 1, "cvparse.primitives": 1,
           "cvparse.connectors": 2, "cvparse.assembly": 3, "cvparse.export": 4}
 """Module prefix -> position of its stage in the flow."""
-DATA = ("elements", "model", "types", "params", "_lazy")
+DATA = ("items", "lines", "model", "vocabulary", "params", "_lazy")
 """Modules (last dotted part) that hold data types: calls into them are not returns."""
 PIPELINE = "cvparse.pipeline"
 

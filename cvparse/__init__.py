@@ -19,8 +19,8 @@ __version__ = "0.1.0"
 from ._lazy import lazy_exports
 
 _LAZY = {"ParseResult": "pipeline", "ImageError": "image", "MissingImageError": "image",
-         "Inventory": "primitives.elements", "Scale": "primitives.elements",
-         "Connector": "connectors.elements", "Params": "params",
+         "Inventory": "primitives.items", "Scale": "primitives.items",
+         "Connector": "connectors.lines", "Params": "params",
          "FamilyParams": "params"}
 __getattr__ = lazy_exports(__name__, _LAZY)
 

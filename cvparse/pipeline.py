@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 
 from .assembly.kind import assemble, graph_kind
-from .connectors.elements import Connector
+from .connectors.lines import Connector
 from .connectors.stage import build as build_connectors
 from .image import load_image
 from .model import Document
 from .params import Params
 from .vocabulary import KINDS, STAGES, Kind, Stage
-from .primitives.elements import Inventory
+from .primitives.items import Inventory
 from .primitives.classboxes import uml_boxes
 from .primitives.family import guess_kind
 from .primitives.inventory import build_inventory

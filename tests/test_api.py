@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_result_and_error_types_are_exported():
-    from cvparse.connectors.elements import Connector
+    from cvparse.connectors.lines import Connector
     from cvparse.image import ImageError
     from cvparse.pipeline import ParseResult
-    from cvparse.primitives.elements import Inventory, Scale
+    from cvparse.primitives.items import Inventory, Scale
 
     assert (cvparse.ParseResult, cvparse.ImageError, cvparse.Inventory, cvparse.Scale,
             cvparse.Connector) == (ParseResult, ImageError, Inventory, Scale, Connector)

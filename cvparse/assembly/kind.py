@@ -11,10 +11,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..connectors.elements import Connector
+from ..connectors.lines import Connector
 from ..model import Document
 from ..params import FamilyParams
-from ..primitives.elements import Inventory
+from ..primitives.items import Inventory
 from ..vocabulary import Family
 
 

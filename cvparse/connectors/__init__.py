@@ -8,7 +8,7 @@ names below load on first use.
 
 from .._lazy import lazy_exports
 
-_WHERE = {"build": "stage", "Connector": "elements", "End": "elements", "connector_mask": "trace",
+_WHERE = {"build": "stage", "Connector": "lines", "End": "lines", "connector_mask": "trace",
           "marker_mask": "trace", "trace_connectors": "trace", "classify_ends": "markers",
           "attach_ends": "attach", "phantom_shapes": "attach",
           "polyline_direction": "polylines"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..primitives.elements import Inventory
-from .elements import Connector
+from ..primitives.items import Inventory
+from .lines import Connector
 
 
 def shape_label_map(inv: Inventory, grow: int, phantoms: set[int] | None = None

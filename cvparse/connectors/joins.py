@@ -7,8 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..primitives.elements import Inventory
-from .elements import Connector
+from ..primitives.items import Inventory
+from .lines import Connector
 from .gaps import crosses, facing
 from .polylines import polyline_direction
 

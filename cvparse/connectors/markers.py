@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from scipy import ndimage
 
-from .elements import Connector
+from .lines import Connector
 from .symbols import CLASSES, EndView, advance_to_tip, classify_views, heading
 
 ARROW_MIN = 1.6

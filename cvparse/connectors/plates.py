@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..primitives.elements import Inventory
+from ..primitives.items import Inventory
 from ..primitives.paper import colour_distance
 from .attach import phantom_shapes
 

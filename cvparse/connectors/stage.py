@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..primitives.elements import Inventory
+from ..primitives.items import Inventory
 from .attach import attach_ends
-from .elements import Connector
+from .lines import Connector
 from .markers import classify_ends
 from .trace import connector_mask, marker_mask, trace_connectors
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 CLASSES = ("none", "arrow", "open_arrow", "triangle", "diamond", "filled_diamond")
-"""Output classes, in the network's order (the :class:`~.elements.End` marker names)."""
+"""Output classes, in the network's order (the :class:`~.lines.End` marker names)."""
 
 CROP = 32
 """Side of the square crop fed to the network, pixels."""

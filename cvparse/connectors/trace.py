@@ -22,12 +22,12 @@ import cv2
 import numpy as np
 from skimage.morphology import skeletonize
 
-from ..primitives.elements import Inventory
+from ..primitives.items import Inventory
 from ..primitives.halos import bridge_halos
 from ..primitives.labelling import components
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
-from .elements import Connector, End
+from .lines import Connector, End
 from .gaps import bridge_gaps, split_hairpins
 from .joins import join_crossings, join_grazing, mark_landings
 from .plates import grow_plates, label_plates

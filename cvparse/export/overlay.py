@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..connectors.elements import Connector
-from ..primitives.elements import Inventory
+from ..connectors.lines import Connector
+from ..primitives.items import Inventory
 
 KIND_COLOURS = {
     "rect": (31, 119, 180), "round_rect": (44, 160, 44), "stadium": (23, 190, 207),

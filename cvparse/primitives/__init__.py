@@ -8,11 +8,11 @@ other modules are their steps.  The names below load on first use.
 
 from .._lazy import lazy_exports
 
-_WHERE = {"build_inventory": "inventory", "page_ink": "inventory", "Inventory": "elements",
-          "Scale": "elements", "Shape": "elements", "TextItem": "elements",
+_WHERE = {"build_inventory": "inventory", "page_ink": "inventory", "Inventory": "items",
+          "Scale": "items", "Shape": "items", "TextItem": "items",
           "Region": "regions", "estimate_scale": "scale", "strong_ink": "paper",
           "read_crops": "ocr", "Word": "ocr", "Page": "page", "make_page": "page",
-          "Facts": "elements", "class_boxes": "classboxes", "uml_boxes": "classboxes",
+          "Facts": "items", "class_boxes": "classboxes", "uml_boxes": "classboxes",
           "guess_kind": "family"}
 __all__ = list(_WHERE)
 __getattr__ = lazy_exports(__name__, _WHERE)

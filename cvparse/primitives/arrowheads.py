@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elements import Scale
+from .items import Scale
 
 
 def clear_of_line(tip: tuple[int, int], back: tuple[int, int],

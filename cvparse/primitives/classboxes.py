@@ -1,7 +1,7 @@
 """Class boxes: rectangles cut into compartments by straight lines, found once per page.
 
 The family guess counts them and a UML parse clears them out of the connector mask and
-reads their compartments; both read the same boxes (:class:`~.elements.Facts`).
+reads their compartments; both read the same boxes (:class:`~.items.Facts`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .boxes import Box, find_boxes
-from .elements import Inventory
+from .items import Inventory
 from .paper import colour_distance, strong_ink
 
 

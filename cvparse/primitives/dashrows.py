@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elements import Scale
+from .items import Scale
 from .strokes import is_straight_stroke, solid
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from scipy import ndimage
 
 from .classboxes import class_boxes
-from .elements import Inventory
+from .items import Inventory
 from ..params import FamilyParams
 from .strokes import inked_along
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .elements import Scale
+from .items import Scale
 from .labelling import components
 
 MAX_HEAD = 2.5

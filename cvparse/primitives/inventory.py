@@ -16,7 +16,7 @@ import numpy as np
 
 from .dashed import dashed_regions
 from .double import outer_border
-from .elements import Inventory, Scale, Shape, TextItem
+from .items import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
 from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
                      tight)

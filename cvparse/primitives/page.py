@@ -4,7 +4,7 @@ A parse builds one :class:`Page` from the RGB image (:func:`make_page`): the pap
 the paper map, the ink masks and the scale everything downstream is measured in.  Facts
 derived from it that several stages need (the strong ink, and through the inventory the
 class boxes, phantom shapes and marker mask) are computed on first use and kept
-(:class:`~cvparse.primitives.elements.Facts`), so that no stage recomputes what another
+(:class:`~cvparse.primitives.items.Facts`), so that no stage recomputes what another
 has.  OCR that a stage runs after perception goes through :meth:`Page.read`, which keeps
 its count and time.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .elements import Facts, Scale
+from .items import Facts, Scale
 from .ocr import Word, read_crops
 from .paper import background_colour, strong_ink
 

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from cvparse.connectors.elements import Connector, End
-from cvparse.primitives.elements import Inventory, Scale
+from cvparse.connectors.lines import Connector, End
+from cvparse.primitives.items import Inventory, Scale
 
 
 def line_page(rgb: np.ndarray, x1: float, x2: float, y: float, texts=()):

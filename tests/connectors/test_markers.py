@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.lines import Connector, End
 from cvparse.connectors.markers import (SYMBOL_UNSURE, classify_ends, classify_symbol,
                                         pick_views, read_end_symbol, symbol_reading,
                                         width_profile)

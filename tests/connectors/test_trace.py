@@ -3,12 +3,12 @@
 import cv2
 import numpy as np
 
-from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.lines import Connector, End
 from cvparse.connectors.plates import label_plates
 from cvparse.connectors.gaps import bridge_gaps
 from cvparse.connectors.joins import join_crossings
 from cvparse.connectors.trace import _chain, _Piece, _vertices_on, trace_connectors
-from cvparse.primitives.elements import Inventory, Scale, TextItem
+from cvparse.primitives.items import Inventory, Scale, TextItem
 from cvparse.primitives.inventory import build_inventory
 
 INK = (0, 0, 0)

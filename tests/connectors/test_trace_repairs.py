@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 
 from cvparse.connectors.attach import attach_grow, shape_label_map
-from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.lines import Connector, End
 from cvparse.connectors.plates import _outlined
 from cvparse.connectors.gaps import _through_plates, bridge_gaps, split_hairpins
 from cvparse.connectors.joins import join_grazing

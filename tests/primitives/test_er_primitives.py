@@ -11,7 +11,7 @@ from cvparse.primitives.dashed import (
     dashed_regions,
 )
 from cvparse.primitives.double import outer_border
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.items import Scale
 from cvparse.primitives.freetext import group_words
 from cvparse.primitives.ocr import Word
 from cvparse.primitives.pieces import hull_fits, joined_pieces

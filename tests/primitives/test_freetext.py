@@ -4,7 +4,7 @@ part of it."""
 import cv2
 import numpy as np
 
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.items import Scale
 from cvparse.primitives.freetext import _line_tips_in, free_words, glyph_components, group_words
 from cvparse.primitives.inventory import build_inventory
 

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 
 from cvparse.primitives import arrowheads, freetext
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.items import Scale
 
 from .synth import canvas, font, to_array
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.items import Scale
 from cvparse.primitives.halos import bridge_halos, solid_blobs
 from cvparse.primitives.labelling import components
 

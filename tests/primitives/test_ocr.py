@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.items import Scale
 from cvparse.primitives.freetext import line_strokes
 from cvparse.primitives.inventory import build_inventory
 from cvparse.primitives.ocr import build_sheet, clean_single_glyph, read_labels

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from cvparse.pipeline import parse
-from cvparse.primitives.elements import Facts, Inventory, Scale
+from cvparse.primitives.items import Facts, Inventory, Scale
 from cvparse.primitives.inventory import build_inventory
 from cvparse.primitives.page import make_page
 from tests.primitives.synth import canvas, to_array

@@ -3,7 +3,7 @@
 import numpy as np
 
 from cvparse.primitives import arrowheads, freetext
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.items import Scale
 from cvparse.primitives.inventory import page_ink
 from cvparse.primitives.ocr import read_crops, read_crops_later
 from cvparse.primitives.paper import background_colour, colour_distance, ink_mask, paper_map

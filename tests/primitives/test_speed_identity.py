@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from cvparse.primitives.double import coverage_profile
-from cvparse.primitives.elements import Scale
+from cvparse.primitives.items import Scale
 from cvparse.primitives.arrowheads import head_sides_many
 from cvparse.primitives.inventory import _masked_median
 from cvparse.primitives.regions import Region

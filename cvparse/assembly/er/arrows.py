@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...connectors.elements import Connector
+from ...connectors.lines import Connector
 from ...model import IsA
-from ...primitives.elements import Inventory
+from ...primitives.items import Inventory
 from .links import Link
 
 

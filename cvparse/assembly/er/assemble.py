@@ -13,9 +13,9 @@ Table-like entity boxes (Silberschatz style, relational schemas) are handled by
 
 from __future__ import annotations
 
-from ...connectors.elements import Connector
+from ...connectors.lines import Connector
 from ...model import Entity, ERSchema, IsA, Relationship
-from ...primitives.elements import Inventory
+from ...primitives.items import Inventory
 from .arrows import arrow_isas, headed_links
 from .attributes import attach_attributes, attribute_owners, relationship_attribute_boxes
 from .edges import edge_relationships

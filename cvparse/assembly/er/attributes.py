@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model import Entity
-from ...primitives.elements import Inventory
+from ...primitives.items import Inventory
 from .links import Link
 from .recovery import covered
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...connectors.elements import Connector
-from ...primitives.elements import Inventory, Shape
+from ...connectors.lines import Connector
+from ...primitives.items import Inventory, Shape
 from .cut_glyphs import recover_cardinalities
 from .geometry import dist_to_polyline, shape_centre, text_centre
 from .glyph_match import match_cardinalities

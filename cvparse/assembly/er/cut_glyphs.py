@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ...connectors.elements import Connector
-from ...primitives.elements import Inventory
+from ...connectors.lines import Connector
+from ...primitives.items import Inventory
 from ...primitives.freetext import WordBox, shapes_mask
 from ...primitives.ocr import Word
 from ...primitives.paper import colour_distance

@@ -9,9 +9,9 @@ import re
 
 import numpy as np
 
-from ...connectors.elements import Connector
+from ...connectors.lines import Connector
 from ...model import Relationship
-from ...primitives.elements import Inventory, TextItem
+from ...primitives.items import Inventory, TextItem
 from ...primitives.freetext import WordBox
 from ...primitives.ocr import Word, glyph_height
 from ...primitives.wordjoin import join_label

@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ...connectors.elements import Connector
-from ...primitives.elements import Shape, TextItem
+from ...connectors.lines import Connector
+from ...primitives.items import Shape, TextItem
 
 
 def dist_to_polyline(p: np.ndarray, pts: np.ndarray) -> tuple[float, float]:

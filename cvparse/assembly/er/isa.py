@@ -8,7 +8,7 @@ import re
 import numpy as np
 
 from ...model import Entity, IsA
-from ...primitives.elements import Inventory, Shape
+from ...primitives.items import Inventory, Shape
 from .geometry import apex_and_base
 from .labels import clean_label
 from .links import Link

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...connectors.elements import Connector
-from ...primitives.elements import Inventory
+from ...connectors.lines import Connector
+from ...primitives.items import Inventory
 from .geometry import dist_to_polyline, straighten
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...connectors.elements import Connector
-from ...primitives.elements import Inventory
+from ...connectors.lines import Connector
+from ...primitives.items import Inventory
 from .links import Link
 
 REACH = 4.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ...primitives.elements import Inventory
+from ...primitives.items import Inventory
 from .geometry import apex_and_base, dist_to_polyline
 from .links import Link
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...connectors.elements import Connector
+from ...connectors.lines import Connector
 from ...model import Relationship
-from ...primitives.elements import Inventory
+from ...primitives.items import Inventory
 from .cardinalities import line_cardinalities, spare_cardinality
 from .geometry import box_to_polyline
 from .labels import CARDINALITY, cardinality_text, clean_label

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from ...model import Entity, Relationship
-from ...primitives.elements import Inventory, Shape
+from ...primitives.items import Inventory, Shape
 from ...primitives.ocr import glyph_height
 from ...primitives.paper import colour_distance, ink_mask
 from ...primitives.underline import erase_underlines, find_underlines

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from ...connectors.elements import Connector, End
+from ...connectors.lines import Connector, End
 from ...connectors.stage import read_cut_ends
 from ...model import Edge, Graph, Node
-from ...primitives.elements import Inventory, Scale, Shape
+from ...primitives.items import Inventory, Scale, Shape
 from ...primitives.inventory import continued_sides
 from ...primitives.regions import Region
 from ...primitives.strokes import inked_along

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ...connectors.elements import Connector
+from ...connectors.lines import Connector
 from ...connectors.markers import end_view
-from ...primitives.elements import Inventory, Scale, Shape
+from ...primitives.items import Inventory, Scale, Shape
 from ...primitives.labelling import components
 from ...primitives.ocr import labels_of
 from ...primitives.paper import colour_distance

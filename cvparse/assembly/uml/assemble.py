@@ -14,11 +14,11 @@ from itertools import pairwise
 import cv2
 import numpy as np
 
-from ...connectors.elements import Connector, End
+from ...connectors.lines import Connector, End
 from ...connectors.markers import end_readings, width_profile
 from ...model import UMLClass, UMLModel, UMLRelation
 from ...primitives.boxes import Box
-from ...primitives.elements import Inventory
+from ...primitives.items import Inventory
 from ...primitives.classboxes import dark_ink, uml_boxes
 from .classes import read_classes
 

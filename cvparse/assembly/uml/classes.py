@@ -11,7 +11,7 @@ import numpy as np
 
 from ...model import UMLClass
 from ...primitives.boxes import Box
-from ...primitives.elements import Inventory
+from ...primitives.items import Inventory
 from ...primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_glyph,
                                  repeated_letter)
 from ...primitives.labelling import components

@@ -7,9 +7,9 @@ from cvparse.assembly.er import assemble_er
 from cvparse.assembly.er.cardinalities import assign_cardinalities
 from cvparse.assembly.er.labels import clean_label
 from cvparse.assembly.er.links import Link
-from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.lines import Connector, End
 from cvparse.model import IsA, Relationship
-from cvparse.primitives.elements import Inventory, Scale, Shape, TextItem
+from cvparse.primitives.items import Inventory, Scale, Shape, TextItem
 from cvparse.primitives.regions import Region
 
 W, H = 800, 600

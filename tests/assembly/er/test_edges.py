@@ -40,7 +40,7 @@ def test_cardinality_beside_the_line_is_no_name():
 
 def test_name_read_in_part_is_extended_over_the_letters_the_line_touches():
     from cvparse.assembly.er.edges import extend_names
-    from cvparse.primitives.elements import TextItem
+    from cvparse.primitives.items import TextItem
 
     rgb = np.full((200, 440, 3), 255, np.uint8)
     cv2.putText(rgb, "writes", (150, 100), FONT, 0.6, (0, 0, 0), 2)
@@ -58,7 +58,7 @@ def test_name_read_in_part_is_extended_over_the_letters_the_line_touches():
 def _triangle_page():
     """Two entity boxes and an IS-A triangle (base up) whose base the two lines from the
     boxes meet at one point; the triangle's inside as a shape, the boxes as shapes."""
-    from cvparse.primitives.elements import Inventory, Scale, Shape
+    from cvparse.primitives.items import Inventory, Scale, Shape
     from cvparse.primitives.regions import region_from_mask
 
     h, w = 200, 400

@@ -15,8 +15,8 @@ from cvparse.assembly.er.isa import _name_extends
 from cvparse.assembly.er.isa import chen_isas as _isas
 from cvparse.assembly.er.links import Link, _end_chord, pass_through_pairs
 from cvparse.assembly.er.relationships import drop_repeated_roles
-from cvparse.connectors.elements import Connector, End
-from cvparse.primitives.elements import TextItem
+from cvparse.connectors.lines import Connector, End
+from cvparse.primitives.items import TextItem
 
 from ..line_page import line_page
 from .test_assemble import _conn, _inv, _shape
@@ -163,7 +163,7 @@ def test_name_read_in_pieces_is_joined_in_the_page_style():
 
 def test_diamond_cut_along_its_diagonal_is_no_isa():
     from cvparse.assembly.er.isa import split_diamonds
-    from cvparse.primitives.elements import Shape
+    from cvparse.primitives.items import Shape
 
     from .test_assemble import _region
 

@@ -3,8 +3,8 @@
 import numpy as np
 
 from cvparse.assembly.er.ports import end_direction, loose_end_links
-from cvparse.connectors.elements import Connector, End
-from cvparse.primitives.elements import Inventory, Scale, Shape
+from cvparse.connectors.lines import Connector, End
+from cvparse.primitives.items import Inventory, Scale, Shape
 from cvparse.primitives.regions import Region
 
 

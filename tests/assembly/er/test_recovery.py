@@ -8,9 +8,9 @@ import pytest
 from cvparse.assembly.er import assemble_er
 from cvparse.assembly.er.cut_glyphs import _lost_cardinality, recover_cardinalities
 from cvparse.assembly.er.links import Link
-from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.lines import Connector, End
 from cvparse.model import IsA, Relationship
-from cvparse.primitives.elements import Inventory, TextItem
+from cvparse.primitives.items import Inventory, TextItem
 
 from ..line_page import line_page
 from .test_assemble import _conn, _inv, _shape

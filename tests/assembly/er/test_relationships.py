@@ -3,7 +3,7 @@
 from cvparse.assembly.er import assemble_er
 from cvparse.assembly.er.relationships import drop_repeated_roles
 from cvparse.model import Relationship
-from cvparse.primitives.elements import TextItem
+from cvparse.primitives.items import TextItem
 
 from .test_assemble import _conn, _inv, _shape
 

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 
 from cvparse.assembly.er.tables import table_entities, text_lines
-from cvparse.primitives.elements import Inventory, Scale, Shape
+from cvparse.primitives.items import Inventory, Scale, Shape
 from cvparse.primitives.regions import Region
 
 PAPER, FILL, INK = (255, 252, 240), (215, 230, 248), (30, 60, 110)

@@ -17,9 +17,9 @@ from cvparse.assembly.graph.assemble import (
     topology_nodes,
     trim_into_icons,
 )
-from cvparse.connectors.elements import Connector, End
+from cvparse.connectors.lines import Connector, End
 from cvparse.pipeline import parse
-from cvparse.primitives.elements import Scale, Shape
+from cvparse.primitives.items import Scale, Shape
 from cvparse.primitives.inventory import build_inventory, continued_sides
 from cvparse.primitives.regions import Region
 

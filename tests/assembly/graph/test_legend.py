@@ -5,8 +5,8 @@ from PIL import ImageDraw
 
 from cvparse.assembly.graph.legend import (drawn_pattern, drawn_width, edge_type, find_legends,
                                      swatch_rows)
-from cvparse.connectors.elements import Connector, End
-from cvparse.primitives.elements import Scale
+from cvparse.connectors.lines import Connector, End
+from cvparse.primitives.items import Scale
 from cvparse.primitives.inventory import build_inventory
 
 from ...primitives.synth import canvas, font, to_array
