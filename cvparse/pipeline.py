@@ -65,10 +65,10 @@ class ParseResult:
         str
             The file's text.
         """
-        if self.document is None and fmt != "json":
-            raise ValueError("only json output exists for the nodes stage")
         if fmt == "json":
             return self.to_json() + "\n"
+        if self.document is None:
+            raise ValueError("only json output exists for the nodes stage")
         from .export import formats
 
         return formats.export(self.document, fmt)
@@ -132,7 +132,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
         raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
-    t = {}
+    t: dict[str, float] = {}
     t0 = time.perf_counter()
     rgb = load_image(source)
     t["load"] = time.perf_counter() - t0
