@@ -12,9 +12,9 @@ hashes differ from the record::
 
 Images are taken in a fixed pseudo-random order and the record grows by one line per
 image, so an interrupted record is a sample and resumes where it stopped; ``--sample N``
-takes the first N (of those the record holds, on check).  The ``cvparse`` imported is
-the one of the current folder's checkout where it has one (the record names it), so a
-second checkout is recorded by running from its folder.
+takes the first N (of those the record holds, on check) after skipping ``--offset K``.
+The ``cvparse`` imported is the one of the current folder's checkout where it has one
+(the record names it), so a second checkout is recorded by running from its folder.
 """
 
 from __future__ import annotations
@@ -206,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", type=Path, help="the record to write (record) or compare to")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--sample", type=int, default=None, help="only about N images")
+    p.add_argument("--offset", type=int, default=0,
+                   help="skip the first K images of the order (a sample checked already)")
     p.add_argument("--only", default="", help="only keys containing this text")
     p.add_argument("--ocr-cache", type=Path, default=None,
                    help="folder of Tesseract answers by sheet (shared by record and check)")
@@ -220,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         items = [it for it in items if it[0] in base]
     else:
         items = [it for it in items if it[0] not in base]  # resume an interrupted record
+    items = items[args.offset:]
     if args.sample:
         items = items[:args.sample]
     print(f"{args.mode}: {len(items)} images with {cvparse.__file__}", file=sys.stderr)
