@@ -52,6 +52,12 @@ def _text_mask(inv: Inventory, phantoms: set[int]) -> np.ndarray | None:
     return text
 
 
+def _line_text(inv: Inventory) -> np.ndarray | None:
+    """The text ink that line masks leave out (:func:`_text_mask` with the page's phantom
+    shapes), computed once per inventory; read, never changed, by the callers."""
+    return inv.facts.get("line_text", lambda: _text_mask(inv, phantom_shapes(inv)))
+
+
 def _clear_pad(inv: Inventory) -> int:
     """Margin cleared round every shape in the connector mask."""
     return int(round(inv.scale.stroke)) + 2
@@ -114,7 +120,7 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
     """
     mask = (inv.ink if ink is None else ink).copy()
     phantoms = phantom_shapes(inv)
-    text = _text_mask(inv, phantoms)
+    text = _line_text(inv)
     if text is not None:
         mask &= ~text
     pad = _clear_pad(inv)
@@ -134,11 +140,10 @@ def marker_mask(inv: Inventory) -> np.ndarray:
 
 def _marker_mask(inv: Inventory) -> np.ndarray:
     mask = inv.ink.copy()
-    phantoms = phantom_shapes(inv)
-    text = _text_mask(inv, phantoms)
+    text = _line_text(inv)
     if text is not None:
         mask &= ~text
-    return _remove_shapes(mask, inv, 0, False, phantoms)
+    return _remove_shapes(mask, inv, 0, False, phantom_shapes(inv))
 
 
 @dataclass

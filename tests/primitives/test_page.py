@@ -24,8 +24,9 @@ def test_a_fact_is_computed_once_and_counted():
 
 @pytest.mark.parametrize("image, kind, expected", [
     ("uml/test/uml_test_0001_s10.png", "uml",
-     {"strong_ink", "class_boxes", "uml_boxes", "phantom_shapes", "marker_mask"}),
-    ("topology/test/topology_test_0027.png", "topology", {"phantom_shapes", "marker_mask"}),
+     {"strong_ink", "class_boxes", "uml_boxes", "phantom_shapes", "marker_mask", "line_text"}),
+    ("topology/test/topology_test_0027.png", "topology",
+     {"phantom_shapes", "marker_mask", "line_text"}),
 ])
 def test_each_derived_fact_is_computed_once_per_parse(image, kind, expected):
     r = parse(FIXTURES / image, kind=kind)
