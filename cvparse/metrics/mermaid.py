@@ -119,9 +119,9 @@ def extract_mermaid(text: str) -> tuple[str, bool] | None:
     for _, body in blocks:
         if _HEADER.search(body) or _ARROWISH.search(body):
             return body, False
-    m = _HEADER.search(text)
-    if m:
-        return text[m.start():], text[:m.start()].strip() != ""
+    header = _HEADER.search(text)
+    if header:
+        return text[header.start():], text[:header.start()].strip() != ""
     if _ARROWISH.search(text):
         return text, True
     return None
@@ -184,6 +184,13 @@ _ENTITY = re.compile(r"#(\d+|[A-Za-z]+);")
 _BR = re.compile(r"<br\s*/?>", re.I)
 
 
+def _skip_ws(s: str, i: int) -> int:
+    """Where the spaces and tabs from ``i`` end (``_WS`` matches everywhere, maybe empty)."""
+    m = _WS.match(s, i)
+    return m.end() if m else i
+
+
+
 class _Link(NamedTuple):
     style: str
     kind: str
@@ -219,7 +226,7 @@ class _Parser:
 
     # low-level helpers
     def ws(self) -> None:
-        self.i = _WS.match(self.s, self.i).end()
+        self.i = _skip_ws(self.s, self.i)
 
     def skip_to_eol(self) -> None:
         j = self.s.find("\n", self.i)
@@ -390,15 +397,14 @@ class _Parser:
         return None
 
     def quoted_text(self, start: int, closers) -> tuple[str, str] | None:
-        m = _WS.match(self.s, start)
-        j = m.end()
+        j = _skip_ws(self.s, start)
         if j >= len(self.s) or self.s[j] != '"':
             return None
         k = self.s.find('"', j + 1)
         if k < 0:
             return None
         text = self.s[j + 1:k]
-        end = _WS.match(self.s, k + 1).end()
+        end = _skip_ws(self.s, k + 1)
         for closer, shape in closers:
             if self.s.startswith(closer, end):
                 self.i = end + len(closer)
@@ -437,8 +443,9 @@ class _Parser:
     def link(self) -> _Link | None:
         """One link token with its optional ``|label|``; None if there is no link here."""
         s, i = self.s, self.i
-        if _LINK_INVISIBLE.match(s, i):
-            self.i = _LINK_INVISIBLE.match(s, i).end()
+        invisible = _LINK_INVISIBLE.match(s, i)
+        if invisible:
+            self.i = invisible.end()
             return _Link("solid", "open", "", False, True)
         if _LINK_ARROW.match(s, i):
             self.i = i + 1
@@ -491,11 +498,11 @@ class _Parser:
             return link
         eol = self.line_end(self.i)
         j = self.i + 1
-        k = _WS.match(self.s, j).end()
+        k = _skip_ws(self.s, j)
         if k < eol and self.s[k] == '"':
             q = self.s.find('"', k + 1, eol)
             if q >= 0:
-                after = _WS.match(self.s, q + 1).end()
+                after = _skip_ws(self.s, q + 1)
                 if after < eol and self.s[after] == "|":
                     self.i = after + 1
                     return link._replace(label=_decode(self.s[k + 1:q]).strip())
