@@ -88,8 +88,8 @@ def ie_view(schema: ERSchema) -> IEView:
     entities: dict[str, IEEntity] = {}
     links: list[Link] = []
     for name, e in schema.entities.items():
-        types = e.extra.get("types") if isinstance(e.extra.get("types"), dict) else {}
-        fks = e.extra.get("foreign_keys") if isinstance(e.extra.get("foreign_keys"), dict) else {}
+        types = e.extra["types"] if isinstance(e.extra.get("types"), dict) else {}
+        fks = e.extra["foreign_keys"] if isinstance(e.extra.get("foreign_keys"), dict) else {}
         attrs = []
         for a in e.attributes:
             notes = ["multivalued"] * (a in e.multivalued) + ["derived"] * (a in e.derived)

@@ -515,8 +515,9 @@ def _composite_map(v: object) -> dict[str, list[str]]:
             out[str(parent)] = _texts(comps)
     elif isinstance(v, list):
         for item in v:
-            if isinstance(item, dict) and _text(item):
-                out[_text(item)] = _texts(_first(item, _SUB_ATTR_KEYS))
+            name = _text(item) if isinstance(item, dict) else None
+            if name:
+                out[name] = _texts(_first(item, _SUB_ATTR_KEYS))
     return out
 
 
