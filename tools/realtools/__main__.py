@@ -31,6 +31,10 @@ def setup(names: list[str]) -> int:
     interpreter's environment) and the pinned node tools (no browser download)."""
     mods = [m for n, m in all_sources().items() if not names or n in names]
     apt = sorted({p for m in mods for p in m.REQUIRES.apt})
+    if shutil.which("npm"):
+        # A Node.js from another repository (e.g. NodeSource) ships its own npm and
+        # conflicts with Debian's nodejs/npm packages: keep the one installed.
+        apt = [p for p in apt if p not in ("nodejs", "npm")]
     pip = sorted({p for m in mods for p in m.REQUIRES.pip})
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive", PUPPETEER_SKIP_DOWNLOAD="1")
     if apt:
