@@ -204,20 +204,62 @@ def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int
     return float(np.percentile(widths, quantile)) if widths else 0.0
 
 
+SIDE_PART_SHARE = 0.8
+"""An unlabelled box flush against a labelled one is a part of it when it runs along this
+share (at least) of the shorter of the two sides they share."""
+
+
+def side_parts(shapes: list[Shape], stroke: float) -> list[int]:
+    """For each shape, the shape it is a part of (itself if none).
+
+    Some node shapes are drawn as several closed areas: a subroutine's (framed
+    rectangle's) side bars, a stack of documents' back sheets, a lined cylinder's band.
+    Only one of them holds the label; the others are unlabelled boxes flush against it,
+    narrower across the side they share and running along most of it.  Connectors ending
+    on such a part end on the node.
+    """
+    gap = 2 * stroke + 1
+    owner = list(range(len(shapes)))
+    for k, s in enumerate(shapes):
+        if s.label.strip():
+            continue
+        best, best_run = None, 0.0
+        for j, t in enumerate(shapes):
+            if j == k or not t.label.strip():
+                continue
+            for ax in (0, 1):  # 0: side by side, 1: stacked
+                o = 1 - ax
+                apart = max(s.bbox[ax] - t.bbox[ax + 2], t.bbox[ax] - s.bbox[ax + 2])
+                run = min(s.bbox[o + 2], t.bbox[o + 2]) - max(s.bbox[o], t.bbox[o])
+                shorter = min(s.bbox[o + 2] - s.bbox[o], t.bbox[o + 2] - t.bbox[o])
+                across_s = s.bbox[ax + 2] - s.bbox[ax]
+                across_t = t.bbox[ax + 2] - t.bbox[ax]
+                if (apart <= gap and run >= SIDE_PART_SHARE * shorter
+                        and across_s <= 0.5 * across_t and run > best_run):
+                    best, best_run = j, run
+        if best is not None:
+            owner[k] = best
+    return owner
+
+
 def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart"
                    ) -> Graph:
     """A graph document with one node per shape (and, for topology diagrams, per labelled
     icon) and one edge per connector joining two of them."""
     if kind == "topology":
         return assemble_topology(inv, connectors)
-    nodes = []
-    boxes = []
-    for i, s in enumerate(inv.shapes):
-        nodes.append(Node(id=f"n{i + 1}", label=s.label, shape=s.kind,
-                          bbox=[int(v) for v in s.bbox],
-                          extra={"double": True} if s.double else {}))
-        boxes.append(list(s.bbox))
-    ends = [(c.ends[0].node, c.ends[1].node) for c in connectors]
+    owner = side_parts(inv.shapes, inv.scale.stroke)
+    boxes = [list(s.bbox) for s in inv.shapes]
+    for k, o in enumerate(owner):
+        if o != k:
+            b = boxes[o]
+            boxes[o] = [min(b[0], boxes[k][0]), min(b[1], boxes[k][1]),
+                        max(b[2], boxes[k][2]), max(b[3], boxes[k][3])]
+    nodes = [Node(id=f"n{i + 1}", label=s.label, shape=s.kind,
+                  bbox=[int(v) for v in boxes[i]], extra={"double": True} if s.double else {})
+             for i, s in enumerate(inv.shapes) if owner[i] == i]
+    ends = [tuple(None if c.ends[k].node is None else owner[c.ends[k].node] for k in (0, 1))
+            for c in connectors]
     typical = _typical_width(connectors, ends)
     pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
     edges = [e for _, e in pairs]

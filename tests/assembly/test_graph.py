@@ -384,3 +384,22 @@ def test_loose_end_of_a_dashed_line_runs_on_over_dash_gaps_only():
     a = replace(_piece([[30, 100], [40, 100]]), style="dashed")
     assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=10)[1] == [(0, 1)]
     assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=0)[1] == [(0, None)]
+
+
+def _box_shape(box: list[int], label: str = "") -> Shape:
+    x1, y1, x2, y2 = box
+    filled = np.ones((y2 - y1, x2 - x1), bool)
+    region = Region((x1, y1, x2, y2), filled, int(filled.sum()), np.zeros((0, 2), int))
+    return Shape("rect", (x1, y1, x2, y2), region, region, label=label)
+
+
+def test_side_bars_of_a_framed_box_are_part_of_it():
+    from cvparse.assembly.graph import side_parts
+
+    # a subroutine box: two narrow bars either side of the labelled middle, another
+    # labelled box and an unlabelled box of its own further off, and an unlabelled box
+    # as wide as its labelled neighbour (two steps, not one)
+    shapes = [_box_shape([10, 10, 18, 50]), _box_shape([20, 10, 120, 50], "Fix Bug"),
+              _box_shape([122, 10, 130, 50]), _box_shape([200, 10, 300, 50], "Log"),
+              _box_shape([400, 10, 420, 50]), _box_shape([200, 52, 300, 90])]
+    assert side_parts(shapes, stroke=1.0) == [1, 1, 1, 3, 4, 5]
