@@ -204,6 +204,43 @@ def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int
     return float(np.percentile(widths, quantile)) if widths else 0.0
 
 
+def _centre(box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], float)
+
+
+def orient_with_flow(edges: list[Edge], boxes: list) -> list[Edge]:
+    """Edges with no head read, written from upstream to downstream: the way the chart's
+    headed edges run on the whole.
+
+    A layered flowchart places each step after the one it follows, so where no head says
+    which end is the source (an open link, or a head too small to read) the end that lies
+    upstream along the chart's flow is the likelier one.  The flow is the summed unit
+    vector of the directed edges; its main axis and sign decide.  Without directed edges,
+    or with no clear main direction, edges are kept as traced.
+    """
+    node = {f"n{k + 1}": _centre(b) for k, b in enumerate(boxes)}
+    flow = np.zeros(2)
+    for e in edges:
+        if e.directed and e.source != e.target:
+            d = node[e.target] - node[e.source]
+            norm = float(np.hypot(*d))
+            if norm:
+                flow += d / norm
+    axis = int(abs(flow[1]) > abs(flow[0]))
+    if abs(flow[axis]) < 1.0 or abs(flow[axis]) < 2 * abs(flow[1 - axis]):
+        return edges
+    sign = float(np.sign(flow[axis]))
+    out = []
+    for e in edges:
+        if not e.directed and (node[e.target] - node[e.source])[axis] * sign < 0:
+            heads = e.extra.get("heads")
+            e = replace(e, source=e.target, target=e.source,
+                        extra={**e.extra, "points": e.extra["points"][::-1],
+                               **({"heads": heads[::-1]} if heads else {})})
+        out.append(e)
+    return out
+
+
 SIDE_PART_SHARE = 0.8
 """An unlabelled box flush against a labelled one is a part of it when it runs along this
 share (at least) of the shorter of the two sides they share."""
@@ -262,7 +299,7 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
             for c in connectors]
     typical = _typical_width(connectors, ends)
     pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
-    edges = [e for _, e in pairs]
+    edges = orient_with_flow([e for _, e in pairs], boxes)
     # A flowchart box with no text and no connector is a gap between lines, not a step.
     used = {e.source for e in edges} | {e.target for e in edges}
     nodes = [n for n in nodes if n.label.strip() or n.id in used]
