@@ -86,11 +86,26 @@ def _apart(blobs: np.ndarray, mask: np.ndarray, scale: Scale) -> np.ndarray:
     return blobs & alone[labels]
 
 
+def _head_sized(blobs: np.ndarray, scale: Scale) -> np.ndarray:
+    """The pieces of ``blobs`` at least two strokes square in area.  Where the connector
+    mask cuts a head off from its line it keeps the head's body; a speck of a head that
+    reaches past the mask's cut (its tip in a node's cleared margin, beside a dotted
+    line running along the node) is no head set apart, and bridged it would join that
+    line to the head."""
+    n, labels, stats, _ = components(blobs.astype(np.uint8), 8)
+    if n <= 1:
+        return blobs
+    keep = stats[:, cv2.CC_STAT_AREA] >= (2 * scale.stroke) ** 2
+    keep[0] = False
+    return keep[labels]
+
+
 def bridge_halos(mask: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
     """``mask`` (connector ink) with each head that stands apart in it joined to the long
     pieces within reach.  Heads are found in ``ink`` (the wide median's, where they are
     whole) and count only where ``mask`` holds them."""
     blobs = _apart(solid_blobs(ink, scale) & mask, mask, scale)
+    blobs = _head_sized(blobs, scale)
     if not blobs.any():
         return mask
     reach = _disk(int(round(REACH * scale.stroke)) + 1)

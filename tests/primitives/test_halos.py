@@ -76,3 +76,16 @@ def test_lines_letters_and_filled_boxes_are_not_heads():
     assert not solid_blobs(big, SCALE).any()
     head = _mask(lambda d: d.polygon(_head((100, 60), 0.0, 13), fill=255))
     assert solid_blobs(head, SCALE).sum() >= 0.9 * head.sum()
+
+
+def test_a_corner_of_a_head_cut_off_in_the_mask_is_no_head():
+    def draw(d):
+        d.line([(10, 60), (160, 60)], fill=255, width=3)
+        d.polygon(_head((168, 60), 0.0, 14), fill=255)
+        d.line([(172, 10), (172, 110)], fill=255, width=2)  # a line passing by the tip
+    ink = _mask(draw)
+    mask = ink.copy()
+    mask[:, 164:166] = False  # the tip cut off (a node's cleared margin)
+    mask[:, 170:] = ink[:, 170:]
+    joined = bridge_halos(mask, ink, SCALE)
+    assert (joined == mask).all()
