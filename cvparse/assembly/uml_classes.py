@@ -16,16 +16,17 @@ from ..primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_
                                  repeated_letter)
 from ..primitives.labelling import components
 from ..primitives.ocr import clean_single_glyph, read_crops, word_lines
-from ..primitives.paper import colour_distance, strong_ink
+from ..primitives.paper import colour_distance, line_ink
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
 
 
 def dark_ink(inv: Inventory) -> np.ndarray:
-    """The page's ink drawn in a strong colour (drop shadows and light tints left out)."""
+    """The page's ink drawn in a strong colour (drop shadows and light tints left out),
+    with the thin lines drawn in a light one (see ``paper.line_ink``)."""
     if inv.image is None:
         return inv.ink
-    return strong_ink(inv.image, inv.ink, inv.background)
+    return line_ink(inv.image, inv.ink, inv.background)
 
 
 def class_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
