@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from .assembly.kind import assemble, graph_kind, guess_kind
-from .assembly.uml_classes import uml_boxes
+from .assembly.uml_classes import dark_ink, uml_boxes
 from .connectors.attach import attach_ends
 from .connectors.elements import Connector
 from .connectors.markers import classify_ends
@@ -18,7 +18,6 @@ from .model import Document
 from .options import KINDS, STAGES
 from .primitives.elements import Inventory
 from .primitives.inventory import build_inventory
-from .primitives.paper import strong_ink
 
 
 
@@ -98,7 +97,7 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
     if kind == "auto":
         kind = guessed
     if kind == "uml":
-        dark = strong_ink(rgb, inv.ink, inv.background)
+        dark = dark_ink(inv)
         mask = connector_mask(inv, dark, [b.bbox for b in uml_boxes(inv, dark)])
     else:
         mask = connector_mask(inv)

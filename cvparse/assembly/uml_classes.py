@@ -16,16 +16,17 @@ from ..primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_
                                  repeated_letter)
 from ..primitives.labelling import components
 from ..primitives.ocr import clean_single_glyph, read_crops, word_lines
-from ..primitives.paper import colour_distance, strong_ink
+from ..primitives.paper import colour_distance, line_ink
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
 
 
 def dark_ink(inv: Inventory) -> np.ndarray:
-    """The page's ink drawn in a strong colour (drop shadows and light tints left out)."""
+    """The page's ink drawn in a strong colour (drop shadows and light tints left out),
+    with the thin lines drawn in a light one (see ``paper.line_ink``)."""
     if inv.image is None:
         return inv.ink
-    return strong_ink(inv.image, inv.ink, inv.background)
+    return line_ink(inv.image, inv.ink, inv.background)
 
 
 def class_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
@@ -78,9 +79,27 @@ def uml_boxes(inv: Inventory, dark: np.ndarray | None = None) -> list[Box]:
     for b in boxes:
         fill = None if b.separators else _fill_alone(inv.image, b.bbox, inv.background, th)
         if fill is not None:
-            b = Box(bbox=b.bbox, separators=text_compartments(inv.image, b.bbox, fill, th))
+            bbox = _fill_extent(inv.image, b.bbox, fill)
+            b = Box(bbox=bbox, separators=text_compartments(inv.image, bbox, fill, th))
         out.append(b)
     return out
+
+
+def _fill_extent(rgb: np.ndarray, bbox: tuple[int, int, int, int],
+                 fill: np.ndarray) -> tuple[int, int, int, int]:
+    """The rectangle a borderless box's fill covers within ``bbox``.
+
+    The shape found for such a box may take in a pixel or two of its blend with the paper;
+    a text compartment cut from it would then have a blank-and-blend edge that reads as a
+    line of text of its own.  A row or column is the fill's where most of it is the fill.
+    """
+    x1, y1, x2, y2 = bbox
+    near = colour_distance(rgb[y1:y2 + 1, x1:x2 + 1], np.asarray(fill, float)) <= FILL_CONTRAST
+    rows = np.flatnonzero(near.mean(axis=1) > 0.5)
+    cols = np.flatnonzero(near.mean(axis=0) > 0.5)
+    if rows.size < 2 or cols.size < 2:
+        return bbox
+    return x1 + int(cols[0]), y1 + int(rows[0]), x1 + int(cols[-1]), y1 + int(rows[-1])
 
 
 def _inner(bbox: tuple[int, int, int, int], th: float) -> tuple[int, int, int, int]:
@@ -324,12 +343,14 @@ def _class_name(lines: list[str], crop: np.ndarray) -> str:
     return name
 
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]+\.)*[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _identifier(text: str) -> str:
-    """A class name is one identifier; marks read from a badge or a border before it
-    ("C°Employee", "{-UserService") are dropped by keeping the last identifier."""
+    """A class name is one identifier, qualified by its module path where the tool writes
+    one ("rich.padding.Padding", as pyreverse does); marks read from a badge or a border
+    before it ("C°Employee", "{-UserService") are dropped by keeping the last identifier.
+    A one-letter part is no module name but such a mark ("C.Employee")."""
     tokens = _IDENT.findall(text)
     return tokens[-1] if tokens else text
 
@@ -352,7 +373,7 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
     return out
 
 
-_VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_VALID_NAME = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]+\.)*[A-Za-z_][A-Za-z0-9_]*$")
 NAME_ZOOM = 1.5
 """Names are read twice on one sheet, as cropped and this much larger (one-letter names
 written out repeatedly, see ``glyphs.REPEATS``); the sheet is scaled by the median glyph height,
