@@ -79,8 +79,8 @@ def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, st
                             cards: dict[int, str]) -> dict[int, str]:
     """Cardinalities of the line ends that have no text, from crow's feet
     (:mod:`.er_crowsfoot`): ``N`` where one is drawn, and, on a page that draws any or
-    a bar (crow's-foot notation), ``1`` at the other ends.  An end's side is that of the entity box (a table's row)
-    nearest it."""
+    a bar (crow's-foot notation), ``1`` at the other ends.  An end's side is that of
+    the entity box (a table's row) nearest it."""
     if inv.ink is None:
         return {}
     th, stroke = inv.scale.text_height, inv.scale.stroke
