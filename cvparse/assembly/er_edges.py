@@ -50,6 +50,13 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     name_box: dict[int, tuple[int, int, int, int]] = {}
     used: set[int] = set()
     joiner = _word_joiner(inv)
+    # A name the line passes under is its own (an end mark read as a letter is none).
+    at = {k: wi for wi, (k, _) in enumerate(words)}
+    for li, ln in enumerate(lines):
+        for k in ln.under:
+            if k in at and len(re.findall(r"[A-Za-z]", inv.texts[k].text)) >= 2:
+                pairs.insert(0, (-1.0, at[k], li))
+                break
     for _, wi, li in pairs:
         if wi in used or li in name_of:
             continue
