@@ -96,14 +96,18 @@ def _scans(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarray,
 
 
 def _spread_runs(scans: list[np.ndarray | None], th: float) -> int:
-    """How many of the scans hold two runs of ink or more whose outer ends are
-    ``SPREAD`` text heights apart or more."""
-    hits = 0
+    """How many of the scans (nearest the side first) hold two runs of ink or more whose
+    outer ends are ``SPREAD`` text heights apart or more; 0 where the ink spreads wider
+    at every step away from the side (a hollow arrowhead's sides, not prongs that meet
+    away from the side)."""
+    spreads = []
     for scan in scans:
         runs = [] if scan is None else _runs(scan)
-        if len(runs) >= 2 and runs[-1][1] - runs[0][0] >= SPREAD * th:
-            hits += 1
-    return hits
+        if scan is not None:
+            spreads.append(runs[-1][1] - runs[0][0] if len(runs) >= 2 else 0)
+    if len(spreads) >= 2 and all(a < b for a, b in zip(spreads, spreads[1:])):
+        return 0
+    return sum(x >= SPREAD * th for x in spreads)
 
 
 def is_crowsfoot(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarray,
