@@ -377,7 +377,7 @@ def limit_heap() -> bool:
         return False
 
 
-def _load_parser() -> None:
+def load_parser() -> None:
     """Import the parser and load its Numba kernel before a batch of several images, once:
     forked workers inherit both, and every image then walks its skeleton with the kernel
     (one image alone is walked without it, see ``cvparse.connectors._walk``)."""
@@ -430,7 +430,7 @@ def _parse_in_workers(tasks: list[Task], jobs: int, record: Callable[[Outcome], 
     sent are recorded, the workers are ended, and the partial overlays of the images they
     were on are removed, so ``--out`` holds only complete files and resumes cleanly.
     """
-    _load_parser()
+    load_parser()
 
     stop = threading.Event()
     on_main = threading.current_thread() is threading.main_thread()
@@ -551,7 +551,7 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str
                     record(o)
         elif jobs <= 1 or len(tasks) <= 1:
             if len(tasks) > 1:
-                _load_parser()
+                load_parser()
             for t in tasks:
                 record(run_one(*t.args))
         elif tasks:
@@ -573,11 +573,11 @@ def local_outcomes(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
     (see ``_single_threaded_children``); stopping early ends the workers."""
     if jobs <= 1 or len(tasks) <= 1:
         if len(tasks) > 1:
-            _load_parser()
+            load_parser()
         for t in tasks:
             yield run_one(*t.args)
         return
-    _load_parser()
+    load_parser()
 
     pool = WorkerPool(min(jobs, len(tasks)), _run_one_in_worker, _init_worker)
     try:
