@@ -315,6 +315,10 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
     back at it, not where it passes on by the corner of its box (off an ellipse or a
     diamond, or clear of a box's corner).
 
+    A gap the tracer bridged (a line read on across an unread label) is a straight jump
+    between two points: it is filled in pixel by pixel first, so a node it jumps over
+    is seen to hold the line.
+
     The new ends lie on the node (no marker); the outer ends keep theirs.
     """
     grow = scale.stroke + 1
@@ -322,7 +326,7 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
     seam = max(1, int(round(0.5 * scale.stroke)))
     out = []
     for c in connectors:
-        pieces = [c]
+        pieces = [_filled_in(c)]
         for n in nodes:
             nxt = []
             for p in pieces:
@@ -341,6 +345,22 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
             pieces = nxt
         out.extend(pieces)
     return out
+
+
+def _filled_in(c: Connector) -> Connector:
+    """``c`` with every jump of more than two pixels between its points filled in with
+    points a pixel apart (``c`` itself when it has none)."""
+    pts = c.points
+    if len(pts) < 2:
+        return c
+    steps = np.hypot(*np.diff(pts, axis=0).T)
+    if not (steps > 2).any():
+        return c
+    parts = [pts[:1]]
+    for a, b, d in zip(pts[:-1], pts[1:], steps):
+        n = int(np.ceil(d)) if d > 2 else 1
+        parts.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    return replace(c, points=np.vstack(parts))
 
 
 def trim_into_icons(connectors: list[Connector], nodes: list[TopoNode], scale: Scale

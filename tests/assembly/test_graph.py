@@ -384,3 +384,15 @@ def test_loose_end_of_a_dashed_line_runs_on_over_dash_gaps_only():
     a = replace(_piece([[30, 100], [40, 100]]), style="dashed")
     assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=10)[1] == [(0, 1)]
     assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=0)[1] == [(0, None)]
+
+
+def test_connector_jumping_over_a_node_across_a_bridged_gap_is_cut():
+    """A gap bridged by the tracer is one straight step between two points; a node it
+    steps over still cuts the line there."""
+    pts = np.array([[x, 50] for x in range(0, 131)] + [[x, 50] for x in range(180, 301)],
+                   float)
+    c = Connector(points=pts, ends=(End((0, 50), (-1.0, 0.0)), End((300, 50), (1.0, 0.0))))
+    node = TopoNode("Hub", "icon", [140, 30, 170, 70])
+    pieces = split_through([c], [node], Scale(stroke=2, text_height=12))
+    assert len(pieces) == 2
+    assert pieces[0].ends[1].point[0] < 140 and pieces[1].ends[0].point[0] > 170
