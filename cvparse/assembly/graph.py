@@ -24,6 +24,10 @@ crossing lines (whatever is read inside it), not a node; a node's border stops a
 corners, though a line may leave one corner along a side."""
 
 
+WORD_LETTERS = 3
+"""A free read of at least this many letters or digits is a word whatever its height."""
+
+
 def _direction(conn: Connector) -> tuple[int, int, bool] | None:
     """``(source_end, target_end, directed)`` from the end markers."""
     heads = [e.marker != "none" for e in conn.ends]
@@ -256,10 +260,11 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     def skipped(box) -> bool:
         return any(_contains(b, box) for b in skip)
 
-    # Text lower than a letter is a marker fragment read as one.
+    # Text lower than a letter is a marker fragment read as one, unless it reads as a
+    # word: a wrapped label's last line may hold only small letters ("mer", "ance").
     free = [(t.text, list(t.bbox)) for t in inv.texts
             if not _inside_shape(inv, t.bbox) and not skipped(t.bbox)
-            and t.bbox[3] - t.bbox[1] >= 0.55 * th]
+            and (t.bbox[3] - t.bbox[1] >= 0.55 * th or _alnum(t.text) >= WORD_LETTERS)]
     labels = _stack_lines(_join_line_words(free, th), th)
     nodes: list[TopoNode] = []
     iconic: list[int] = []

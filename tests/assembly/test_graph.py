@@ -396,3 +396,16 @@ def test_connector_jumping_over_a_node_across_a_bridged_gap_is_cut():
     pieces = split_through([c], [node], Scale(stroke=2, text_height=12))
     assert len(pieces) == 2
     assert pieces[0].ends[1].point[0] < 140 and pieces[1].ends[0].point[0] > 170
+
+
+def test_a_wrapped_label_whose_last_line_has_only_small_letters_keeps_it():
+    """"Voltage" / "sensor": a last line without ascenders stands lower than the
+    letter-height cut for marker fragments, but it reads as a word."""
+    img, draw = canvas(300, 200)
+    draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
+    draw.text((112, 92), "Voltage", fill=(0, 0, 0), font=font(16))
+    draw.text((118, 111), "sensor", fill=(0, 0, 0), font=font(13))  # half a text high
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltagesensor"]
