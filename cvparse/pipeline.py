@@ -18,6 +18,7 @@ from .model import Document
 from .options import KINDS, STAGES
 from .primitives.elements import Inventory
 from .primitives.inventory import build_inventory
+from .primitives.rulings import erase_rulings
 
 
 
@@ -83,7 +84,7 @@ def parse(source: str | Path | np.ndarray, kind: str = "auto", stage: str = "all
         raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
     t = {}
     t0 = time.perf_counter()
-    rgb = load_image(source)
+    rgb = erase_rulings(load_image(source))
     t["load"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     inv = build_inventory(rgb)

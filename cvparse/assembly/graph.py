@@ -24,6 +24,10 @@ crossing lines (whatever is read inside it), not a node; a node's border stops a
 corners, though a line may leave one corner along a side."""
 
 
+WORD_LETTERS = 3
+"""A free read of at least this many letters or digits is a word whatever its height."""
+
+
 def _direction(conn: Connector) -> tuple[int, int, bool] | None:
     """``(source_end, target_end, directed)`` from the end markers."""
     heads = [e.marker != "none" for e in conn.ends]
@@ -335,10 +339,11 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     def skipped(box) -> bool:
         return any(_contains(b, box) for b in skip)
 
-    # Text lower than a letter is a marker fragment read as one.
+    # Text lower than a letter is a marker fragment read as one, unless it reads as a
+    # word: a wrapped label's last line may hold only small letters ("mer", "ance").
     free = [(t.text, list(t.bbox)) for t in inv.texts
             if not _inside_shape(inv, t.bbox) and not skipped(t.bbox)
-            and t.bbox[3] - t.bbox[1] >= 0.55 * th]
+            and (t.bbox[3] - t.bbox[1] >= 0.55 * th or _alnum(t.text) >= WORD_LETTERS)]
     labels = _stack_lines(_join_line_words(free, th), th)
     nodes: list[TopoNode] = []
     iconic: list[int] = []
@@ -394,6 +399,10 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
     back at it, not where it passes on by the corner of its box (off an ellipse or a
     diamond, or clear of a box's corner).
 
+    A gap the tracer bridged (a line read on across an unread label) is a straight jump
+    between two points: it is filled in pixel by pixel first, so a node it jumps over
+    is seen to hold the line.
+
     The new ends lie on the node (no marker); the outer ends keep theirs.
     """
     grow = scale.stroke + 1
@@ -401,7 +410,7 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
     seam = max(1, int(round(0.5 * scale.stroke)))
     out = []
     for c in connectors:
-        pieces = [c]
+        pieces = [_filled_in(c)]
         for n in nodes:
             nxt = []
             for p in pieces:
@@ -420,6 +429,22 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
             pieces = nxt
         out.extend(pieces)
     return out
+
+
+def _filled_in(c: Connector) -> Connector:
+    """``c`` with every jump of more than two pixels between its points filled in with
+    points a pixel apart (``c`` itself when it has none)."""
+    pts = c.points
+    if len(pts) < 2:
+        return c
+    steps = np.hypot(*np.diff(pts, axis=0).T)
+    if not (steps > 2).any():
+        return c
+    parts = [pts[:1]]
+    for a, b, d in zip(pts[:-1], pts[1:], steps):
+        n = int(np.ceil(d)) if d > 2 else 1
+        parts.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    return replace(c, points=np.vstack(parts))
 
 
 def trim_into_icons(connectors: list[Connector], nodes: list[TopoNode], scale: Scale

@@ -115,3 +115,20 @@ def bridge_halos(mask: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
     other = _long_pieces((mask & ~own).astype(np.uint8), LONG * scale.text_height)
     near_other = cv2.dilate(other, reach).astype(bool)
     return mask | (near_head & near_other)
+
+
+def closed_by_heads(fine: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
+    """``fine`` (the shape-finding ink) with every head grown by the width of its halo.
+
+    A renderer that draws a head over a white halo after the nodes, its tip inside the
+    node, erases the node's border on both flanks of the head: the box then encloses no
+    region.  The halo is a few pixels wider than the head, so the head grown by that much
+    closes the border again.  Used only to find the boxes that stayed open without it
+    (see :func:`cvparse.primitives.inventory.build_inventory`): a box that is closed
+    already keeps the region it has.
+    """
+    heads = solid_blobs(ink, scale)
+    if not heads.any():
+        return fine
+    grow = _disk(int(round(REACH * scale.stroke)) + 1)
+    return fine | cv2.dilate(heads.astype(np.uint8), grow).astype(bool)

@@ -434,3 +434,28 @@ def test_side_bars_of_a_framed_box_are_part_of_it():
               _box_shape([122, 10, 130, 50]), _box_shape([200, 10, 300, 50], "Log"),
               _box_shape([400, 10, 420, 50]), _box_shape([200, 52, 300, 90])]
     assert side_parts(shapes, stroke=1.0) == [1, 1, 1, 3, 4, 5]
+
+
+def test_connector_jumping_over_a_node_across_a_bridged_gap_is_cut():
+    """A gap bridged by the tracer is one straight step between two points; a node it
+    steps over still cuts the line there."""
+    pts = np.array([[x, 50] for x in range(0, 131)] + [[x, 50] for x in range(180, 301)],
+                   float)
+    c = Connector(points=pts, ends=(End((0, 50), (-1.0, 0.0)), End((300, 50), (1.0, 0.0))))
+    node = TopoNode("Hub", "icon", [140, 30, 170, 70])
+    pieces = split_through([c], [node], Scale(stroke=2, text_height=12))
+    assert len(pieces) == 2
+    assert pieces[0].ends[1].point[0] < 140 and pieces[1].ends[0].point[0] > 170
+
+
+def test_a_wrapped_label_whose_last_line_has_only_small_letters_keeps_it():
+    """"Voltage" / "sensor": a last line without ascenders stands lower than the
+    letter-height cut for marker fragments, but it reads as a word."""
+    img, draw = canvas(300, 200)
+    draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
+    draw.text((112, 92), "Voltage", fill=(0, 0, 0), font=font(16))
+    draw.text((118, 111), "sensor", fill=(0, 0, 0), font=font(13))  # half a text high
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltagesensor"]
