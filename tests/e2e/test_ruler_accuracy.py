@@ -64,8 +64,8 @@ metric)."""
 REALTOOLS_FLOORS = {
     "chen_engines": 0.93, "eralchemy": 0.74, "mermaid_er": 0.55, "plantuml_ie": 0.69,
     "schemaspy": 0.64,
-    "flowlearn": 0.95, "graphviz_flow": 0.83, "mermaid11": 0.64, "plantuml_activity": 0.58,
-    "mermaid_repo": 0.47,
+    "flowlearn": 0.95, "graphviz_flow": 0.83, "mermaid11": 0.64, "plantuml_activity": 0.55,
+    "mermaid_repo": 0.35,
     "mermaid_class": 0.52, "plantuml_class": 0.69, "pyreverse": 0.71,
     "diagrams": 0.11, "graphviz": 0.57,
 }
