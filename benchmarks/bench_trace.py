@@ -54,7 +54,7 @@ def _clock(fn, repeats: int) -> tuple[float, object]:
 
 def warm_up() -> None:
     """Compile (or load from cache) the Numba kernel before anything is timed."""
-    from cvparse.connectors._walk import walk_skeleton
+    from cvparse.connectors._walk import walk_skeleton_nb as walk_skeleton
 
     tiny = np.zeros((5, 5), bool)
     tiny[2, 1:4] = True
@@ -74,7 +74,7 @@ def skan_skeleton():
 def compare_walks(skeletons: list[tuple[str, np.ndarray]], repeats: int = 3
                   ) -> list[WalkTiming]:
     """Time both walks on each named boolean skeleton and compare their outputs exactly."""
-    from cvparse.connectors._walk import walk_skeleton, walk_skeleton_py
+    from cvparse.connectors._walk import walk_skeleton_nb as walk_skeleton, walk_skeleton_py
 
     warm_up()
     skel_cls = skan_skeleton()

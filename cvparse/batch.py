@@ -377,6 +377,16 @@ def limit_heap() -> bool:
         return False
 
 
+def load_parser() -> None:
+    """Import the parser and load its Numba kernel before a batch of several images, once:
+    forked workers inherit both, and every image then walks its skeleton with the kernel
+    (one image alone is walked without it, see ``cvparse.connectors._walk``)."""
+    from . import pipeline  # noqa: F401
+    from .connectors._walk import load_kernel
+
+    load_kernel()
+
+
 def _init_worker() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (no traceback per worker);
     the heap limited as in the parent.  (Not ``cv2.setNumThreads``: in a forked child it
@@ -420,7 +430,7 @@ def _parse_in_workers(tasks: list[Task], jobs: int, record: Callable[[Outcome], 
     sent are recorded, the workers are ended, and the partial overlays of the images they
     were on are removed, so ``--out`` holds only complete files and resumes cleanly.
     """
-    from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
+    load_parser()
 
     stop = threading.Event()
     on_main = threading.current_thread() is threading.main_thread()
@@ -540,6 +550,8 @@ def run_batch(images: list[Path], out_dir: Path, kind: str, fmt: str | tuple[str
                 for o in outcomes:
                     record(o)
         elif jobs <= 1 or len(tasks) <= 1:
+            if len(tasks) > 1:
+                load_parser()
             for t in tasks:
                 record(run_one(*t.args))
         elif tasks:
@@ -560,10 +572,12 @@ def local_outcomes(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
     dies fails only its image.  While it runs, this process's OpenCV is single-threaded
     (see ``_single_threaded_children``); stopping early ends the workers."""
     if jobs <= 1 or len(tasks) <= 1:
+        if len(tasks) > 1:
+            load_parser()
         for t in tasks:
             yield run_one(*t.args)
         return
-    from . import pipeline  # noqa: F401 - imported once, inherited by forked workers
+    load_parser()
 
     pool = WorkerPool(min(jobs, len(tasks)), _run_one_in_worker, _init_worker)
     try:

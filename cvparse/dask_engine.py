@@ -117,9 +117,10 @@ def _list_url(url: str) -> list[str]:
 
 
 class WorkerSetup(WorkerPlugin):
-    """A Dask worker plugin: each worker, now or joining later, imports the parser once
-    and runs OpenCV on one thread with the heap limited, as the local worker processes do
-    (one single-threaded worker per core is the layout both engines are measured in)."""
+    """A Dask worker plugin: each worker, now or joining later, imports the parser and
+    loads its Numba kernel once and runs OpenCV on one thread with the heap limited, as the
+    local worker processes do (one single-threaded worker per core is the layout both
+    engines are measured in)."""
 
     name = "cvparse-worker-setup"
     idempotent = True
@@ -127,10 +128,9 @@ class WorkerSetup(WorkerPlugin):
     def setup(self, worker) -> None:
         import cv2
 
-        from . import pipeline  # noqa: F401 - paid once per worker, not on its first image
-
         cv2.setNumThreads(1)
         batch.limit_heap()
+        batch.load_parser()  # paid once per worker, not on its first image
 
 
 class IgnoreInterrupt(WorkerPlugin):

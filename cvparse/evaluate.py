@@ -262,6 +262,17 @@ def run(task: str, gt_path: str | Path, pred_path: str | Path,
     return report
 
 
+def _write_report(json_path: str | Path | None, report: dict) -> None:
+    """Write ``report`` as JSON to ``json_path`` (nothing when None)."""
+    if json_path is None:
+        return
+    try:
+        Path(json_path).write_text(json.dumps(json_safe(report), indent=2,
+                                              ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise EvalError(json_path, exc.strerror or str(exc)) from None
+
+
 def run_results_file(path: str | Path, question: str | None,
                      json_path: str | Path | None = None, out: TextIO | None = None) -> dict:
     """Score a FlowLearn results file (``{"<image>": {"prediction", "reference"}}``, answers
@@ -280,12 +291,34 @@ def run_results_file(path: str | Path, question: str | None,
     cells = "  ".join(f"{k} {_cell(v)}" for k, v in report["summary"].items())
     print(f"task: flowlearn ({question}), {Path(path).name}\n{cells}",
           file=out if out is not None else sys.stdout)
-    if json_path is not None:
-        try:
-            Path(json_path).write_text(json.dumps(json_safe(report), indent=2,
-                                                  ensure_ascii=False) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise EvalError(json_path, exc.strerror or str(exc)) from None
+    _write_report(json_path, report)
+    return report
+
+
+def run_uml_answers(path: str | Path, json_path: str | Path | None = None,
+                    out: TextIO | None = None) -> dict:
+    """Score a UML prior-bias answers file (one query a line with its gold label and the
+    model's raw answer, :mod:`cvparse.metrics.uml_qa`): RelAcc overall, per condition, gaps."""
+    from cvparse.metrics import uml_qa
+
+    p = Path(path)
+    if not p.is_file():
+        raise EvalError(p, "no such file (without --gt, --pred is a UML answers file)")
+    try:
+        rows = uml_qa.read_answers(p)
+    except uml_qa.AnswersError as exc:
+        raise EvalError(p, str(exc)) from None
+    except OSError as exc:
+        raise EvalError(p, exc.strerror or str(exc)) from None
+    report = {"task": uml_qa.TASK, "summary": uml_qa.summarize(rows), "per_query": rows}
+    summary = report["summary"]
+    cells = "  ".join(f"{k} {_cell(v)}" for k, v in summary.items()
+                      if not isinstance(v, dict))
+    by_cond = "  ".join(f"{c} {_cell(v)}" for c, v in summary["relacc_by_condition"].items())
+    print(f"task: uml relation queries, {p.name}\n{cells}" + (
+        f"\nrelacc by condition: {by_cond}" if by_cond else ""),
+        file=out if out is not None else sys.stdout)
+    _write_report(json_path, report)
     return report
 
 
@@ -309,10 +342,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``cvparse eval`` options to ``parser``."""
     parser.add_argument("--task", required=True, choices=TASKS, help="benchmark task")
     parser.add_argument("--gt", help="ground truth: directory or JSONL file (not needed for "
-                        "a FlowLearn results file, which holds the answer keys)")
+                        "a FlowLearn results file or a UML answers file, which hold the "
+                        "answer keys)")
     parser.add_argument("--pred", required=True, help="predictions: directory or JSONL file, "
                         "or for flowlearn one of the benchmark's results files "
-                        '({"<image>": {"prediction", "reference"}})')
+                        '({"<image>": {"prediction", "reference"}}), or for uml without '
+                        "--gt a JSONL of relation queries (relation, source, target, label, "
+                        "answer)")
     parser.add_argument("--question", choices=("mermaid", "num_nodes", "num_arrows", "ocr",
                                                "true_false", "description"),
                         help="FlowLearn task of a results file (default: from its name)")
@@ -325,9 +361,11 @@ def main(args: argparse.Namespace) -> int:
     try:
         if args.task == "flowlearn" and args.gt is None and _is_results_file(args.pred):
             run_results_file(args.pred, args.question, json_path=args.json_path)
+        elif args.task == "uml" and args.gt is None:
+            run_uml_answers(args.pred, json_path=args.json_path)
         elif args.gt is None:
-            raise EvalError("--gt", "required (only a FlowLearn results file brings its own "
-                            "answer keys)")
+            raise EvalError("--gt", "required (only a FlowLearn results file or a UML "
+                            "answers file brings its own answer keys)")
         else:
             run(args.task, args.gt, args.pred, json_path=args.json_path)
     except EvalError as exc:

@@ -16,10 +16,11 @@ from .model import Document
 from .params import Params
 from .vocabulary import KINDS, STAGES, Kind, Stage
 from .primitives.items import Inventory
-from .primitives.classboxes import uml_boxes
+from .primitives.classboxes import dark_ink, uml_boxes
 from .primitives.family import guess_kind
 from .primitives.inventory import build_inventory
 from .primitives.page import Page, make_page
+from .primitives.rulings import erase_rulings
 
 
 
@@ -134,7 +135,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
         raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
     t: dict[str, float] = {}
     t0 = time.perf_counter()
-    rgb = load_image(source)
+    rgb = erase_rulings(load_image(source))
     t["load"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     page = make_page(rgb)
@@ -149,7 +150,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     if kind == "auto":
         kind = guessed
     if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
-        connectors = build_connectors(inv, ink=page.strong_ink,
+        connectors = build_connectors(inv, ink=dark_ink(inv),
                                       clear=[b.bbox for b in uml_boxes(inv)])
     else:
         connectors = build_connectors(inv)

@@ -1,8 +1,12 @@
 """Skeleton walking: split a one-pixel skeleton into paths between end points and junctions.
 
-The Numba kernel :func:`walk_skeleton` and the pure-Python reference
+The Numba kernel :func:`walk_skeleton_nb` and the pure-Python reference
 :func:`walk_skeleton_py` implement the same walk and return identical output; the tests
-compare them pixel for pixel.
+compare them pixel for pixel.  :func:`walk_skeleton` picks one: Numba is imported only when
+a skeleton is large or the kernel is already loaded (:func:`load_kernel`), because
+importing it and loading the cached kernel cost about 1.3 s of CPU, which dominates the
+parse of one small image run as its own process; the twin walks a small skeleton's few
+thousand pixels in tens of milliseconds.
 
 Output format (both): ``coords`` (``N x 2`` int32, ``y, x``) and ``offsets`` (int64, one
 more than the number of paths); path ``i`` is ``coords[offsets[i]:offsets[i + 1]]``.
@@ -14,8 +18,13 @@ walked from their first pixel in raster order and end back on it.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
-from numba import njit
+
+SMALL_SKELETON = 20_000
+"""Skeletons of at most this many pixels are walked by the pure-Python twin while the
+Numba kernel is not loaded (about 15 us a pixel: 0.3 s at most, under the kernel's load)."""
 
 # Neighbour order: orthogonal first, so a walk prefers the 4-connected step.
 _DY = np.array([-1, 0, 1, 0, -1, -1, 1, 1], dtype=np.int64)
@@ -27,7 +36,6 @@ _DX = np.array([0, 1, 0, -1, -1, 1, 1, -1], dtype=np.int64)
 # page border are addressed by flat offsets without bounds checks.
 
 
-@njit(cache=True, inline="always")
 def _neighbour(i, k, w, h):
     """Flat index of neighbour ``k`` of pixel ``i``, or -1 off the page."""
     y = i // w + _DY[k]
@@ -37,7 +45,6 @@ def _neighbour(i, k, w, h):
     return -1
 
 
-@njit(cache=True)
 def _follow(flat, deg, visited, offs, w, h, i0, i1, out, n_out):  # noqa: PLR0917 (kernel)
     """Walk from node ``i0`` through ``i1`` until a node pixel; append flat indices."""
     out[n_out] = i0
@@ -69,7 +76,6 @@ def _follow(flat, deg, visited, offs, w, h, i0, i1, out, n_out):  # noqa: PLR091
     return n_out
 
 
-@njit(cache=True)
 def _walk(skel):
     h, w = skel.shape
     flat = skel.reshape(h * w)
@@ -126,9 +132,33 @@ def _walk(skel):
     return coords, offsets[:n_paths + 1]
 
 
+@functools.cache
+def load_kernel():
+    """The Numba walk, compiled or loaded from Numba's on-disk cache on first call.
+
+    ``_follow`` calls ``_neighbour`` and ``_walk`` calls both through this module's names,
+    which Numba resolves when it compiles: those names are bound to their Numba versions
+    first (the Python functions stay as the dispatchers' ``py_func``)."""
+    from numba import njit
+
+    g = globals()
+    g["_neighbour"] = njit(cache=True, inline="always")(_neighbour)
+    g["_follow"] = njit(cache=True)(_follow)
+    return njit(cache=True)(_walk)
+
+
 def walk_skeleton(skel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Numba walk of a boolean skeleton; see the module docstring for the output."""
-    return _walk(np.ascontiguousarray(skel, dtype=np.bool_))
+    """Walk a boolean skeleton (see the module docstring for the output): the pure-Python
+    twin for a small skeleton while the Numba kernel is not loaded, else the kernel."""
+    skel = np.ascontiguousarray(skel, dtype=np.bool_)
+    if load_kernel.cache_info().currsize == 0 and np.count_nonzero(skel) <= SMALL_SKELETON:
+        return walk_skeleton_py(skel)
+    return load_kernel()(skel)
+
+
+def walk_skeleton_nb(skel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Numba walk of a boolean skeleton, whatever its size."""
+    return load_kernel()(np.ascontiguousarray(skel, dtype=np.bool_))
 
 
 def walk_skeleton_py(skel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

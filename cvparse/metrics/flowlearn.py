@@ -12,6 +12,9 @@ Decisions the paper leaves open, fixed here:
 * **Which nodes a prediction has.** One per distinct node id.  A node written only as a bare
   id gets the id as its text.  A bare id that equals the text of a bracketed node with another
   id (``entity0(foo)`` ... ``foo --> bar``) is that node named by its text, not a new node.
+  In code of several lines, words a space apart are one bare name (``a --> denierage
+  reboil``: the end named by its text, which the paper allows for links; Mermaid would
+  refuse it); code all on one line separates its statements by spaces.
   The same id declared twice is one node (Mermaid keeps the last text).
 * **Node P/R/F1.** Multisets of texts matched one-to-one: TP = sum over texts of
   min(#pred, #gt), so a text predicted twice for one ground-truth node gives one FP.

@@ -144,6 +144,7 @@ def read_answer(text: str) -> tuple[MermaidChart, bool]:
 _ID = re.compile(r"\w+(?:[-.]\w+)*")
 _WS = re.compile(r"[ \t]*")
 _SEP = re.compile(r"[\n;]")
+_MORE_WORD = re.compile(r"[ \t]+(\w+(?:[-.']\w+)*)(?![\w(\[{>@:-])")
 _ARROWISH = re.compile(r"-->|==>|-\.+->|[–—]>|---|→")
 _DIRECTION = re.compile(r"[ \t]+(TB|TD|BT|RL|LR)\b", re.I)
 _SKIP_LINE = {"subgraph", "classDef", "class", "style", "linkStyle", "click", "accTitle",
@@ -222,6 +223,9 @@ class _Parser:
         self.s = src
         self.i = 0
         self.strict = strict
+        # Multi-line code keeps one statement a line, so words a space apart there are one
+        # bare name; code all on one line separates its statements by spaces.
+        self.multiword = not strict and "\n" in src.strip()
         self.chart = MermaidChart()
 
     # low-level helpers
@@ -362,6 +366,8 @@ class _Parser:
                 return None
             node_id = m.group(0)
             self.i = m.end()
+            if self.multiword:
+                node_id = self.more_words(node_id)
         node = MermaidNode(node_id, "rect", False)
         save = self.i
         self.ws()
@@ -377,6 +383,16 @@ class _Parser:
         if cls:
             self.i = cls.end()
         return node_id, node, node.labelled
+
+    def more_words(self, node_id: str) -> str:
+        """A bare name written as several words (``a --> denierage reboil``): FlowLearn
+        lets a link name its ends by their text, which Mermaid itself would refuse."""
+        while True:
+            m = _MORE_WORD.match(self.s, self.i)
+            if not m or m.group(1) in _HEADERS or m.group(1) == "end":
+                return node_id
+            node_id = f"{node_id} {m.group(1)}"
+            self.i = m.end()
 
     def shape_object(self, node_id: str) -> MermaidNode:
         """Mermaid 11 ``id@{ shape: ..., label: "..." }``: keep the label, shape as ``other``."""

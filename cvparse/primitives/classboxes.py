@@ -10,7 +10,7 @@ import numpy as np
 
 from .boxes import Box, find_boxes
 from .items import Inventory
-from .paper import colour_distance, strong_ink
+from .paper import colour_distance, line_ink
 
 
 def _ink(inv: Inventory) -> np.ndarray:
@@ -20,13 +20,14 @@ def _ink(inv: Inventory) -> np.ndarray:
 
 
 def dark_ink(inv: Inventory) -> np.ndarray:
-    """The page's ink drawn in a strong colour (drop shadows and light tints left out)."""
+    """The page's ink drawn in a strong colour (drop shadows and light tints left out),
+    with the thin lines drawn in a light one (see ``paper.line_ink``)."""
     ink = _ink(inv)
     if inv.image is None:
         return ink
     if inv.page is not None:
-        return inv.page.strong_ink
-    return strong_ink(inv.image, ink, inv.background)
+        return inv.page.line_ink
+    return line_ink(inv.image, ink, inv.background)
 
 
 def class_boxes(inv: Inventory) -> list[Box]:
@@ -98,9 +99,27 @@ def _uml_boxes(inv: Inventory) -> list[Box]:
     for b in boxes:
         fill = None if b.separators else _fill_alone(inv.image, b.bbox, inv.background, th)
         if fill is not None:
-            b = Box(bbox=b.bbox, separators=text_compartments(inv.image, b.bbox, fill, th))
+            bbox = _fill_extent(inv.image, b.bbox, fill)
+            b = Box(bbox=bbox, separators=text_compartments(inv.image, bbox, fill, th))
         out.append(b)
     return out
+
+
+def _fill_extent(rgb: np.ndarray, bbox: tuple[int, int, int, int],
+                 fill: np.ndarray) -> tuple[int, int, int, int]:
+    """The rectangle a borderless box's fill covers within ``bbox``.
+
+    The shape found for such a box may take in a pixel or two of its blend with the paper;
+    a text compartment cut from it would then have a blank-and-blend edge that reads as a
+    line of text of its own.  A row or column is the fill's where most of it is the fill.
+    """
+    x1, y1, x2, y2 = bbox
+    near = colour_distance(rgb[y1:y2 + 1, x1:x2 + 1], np.asarray(fill, float)) <= FILL_CONTRAST
+    rows = np.flatnonzero(near.mean(axis=1) > 0.5)
+    cols = np.flatnonzero(near.mean(axis=0) > 0.5)
+    if rows.size < 2 or cols.size < 2:
+        return bbox
+    return x1 + int(cols[0]), y1 + int(rows[0]), x1 + int(cols[-1]), y1 + int(rows[-1])
 
 
 def _inner(bbox: tuple[int, int, int, int], th: float) -> tuple[int, int, int, int]:

@@ -86,11 +86,26 @@ def _apart(blobs: np.ndarray, mask: np.ndarray, scale: Scale) -> np.ndarray:
     return blobs & alone[labels]
 
 
+def _head_sized(blobs: np.ndarray, scale: Scale) -> np.ndarray:
+    """The pieces of ``blobs`` at least two strokes square in area.  Where the connector
+    mask cuts a head off from its line it keeps the head's body; a speck of a head that
+    reaches past the mask's cut (its tip in a node's cleared margin, beside a dotted
+    line running along the node) is no head set apart, and bridged it would join that
+    line to the head."""
+    n, labels, stats, _ = components(blobs.astype(np.uint8), 8)
+    if n <= 1:
+        return blobs
+    keep = stats[:, cv2.CC_STAT_AREA] >= (2 * scale.stroke) ** 2
+    keep[0] = False
+    return keep[labels]
+
+
 def bridge_halos(mask: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
     """``mask`` (connector ink) with each head that stands apart in it joined to the long
     pieces within reach.  Heads are found in ``ink`` (the wide median's, where they are
     whole) and count only where ``mask`` holds them."""
     blobs = _apart(solid_blobs(ink, scale) & mask, mask, scale)
+    blobs = _head_sized(blobs, scale)
     if not blobs.any():
         return mask
     reach = _disk(int(round(REACH * scale.stroke)) + 1)
@@ -100,3 +115,20 @@ def bridge_halos(mask: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
     other = _long_pieces((mask & ~own).astype(np.uint8), LONG * scale.text_height)
     near_other = cv2.dilate(other, reach).astype(bool)
     return mask | (near_head & near_other)
+
+
+def closed_by_heads(fine: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
+    """``fine`` (the shape-finding ink) with every head grown by the width of its halo.
+
+    A renderer that draws a head over a white halo after the nodes, its tip inside the
+    node, erases the node's border on both flanks of the head: the box then encloses no
+    region.  The halo is a few pixels wider than the head, so the head grown by that much
+    closes the border again.  Used only to find the boxes that stayed open without it
+    (see :func:`cvparse.primitives.inventory.build_inventory`): a box that is closed
+    already keeps the region it has.
+    """
+    heads = solid_blobs(ink, scale)
+    if not heads.any():
+        return fine
+    grow = _disk(int(round(REACH * scale.stroke)) + 1)
+    return fine | cv2.dilate(heads.astype(np.uint8), grow).astype(bool)

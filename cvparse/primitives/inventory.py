@@ -18,6 +18,7 @@ from .dashed import dashed_regions
 from .double import outer_border
 from .items import Inventory, Scale, Shape, TextItem
 from .freetext import free_words
+from .halos import closed_by_heads
 from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
                      tight)
 from .labelcrop import label_crop
@@ -266,8 +267,9 @@ def build_inventory(source: np.ndarray | Page, ocr: bool = True) -> Inventory:
     ink, fine, scale = page.ink, page.fine_ink, page.scale
     min_area = max(60.0, min(1.2 * scale.text_height ** 2, 40 * scale.stroke ** 2))
     fine_k = max(7, int(4 * scale.stroke + 1))
-    raw = enclosed_regions(fine, max(20.0, min(0.5 * scale.text_height ** 2,
-                                               20 * scale.stroke ** 2)))
+    least = max(20.0, min(0.5 * scale.text_height ** 2, 20 * scale.stroke ** 2))
+    raw = enclosed_regions(fine, least)
+    raw += _opened_by_halos(raw, fine, ink, scale, least)
     # The fine median rounds the corners of a small box off its region: one nearly big
     # enough is judged by its size once grown back into its corners, if a label fills it.
     near = [r for r in raw if r.paper_area >= 0.3 * min_area and r.area >= NEAR_AREA * min_area]
@@ -310,6 +312,29 @@ def build_inventory(source: np.ndarray | Page, ocr: bool = True) -> Inventory:
     return Inventory(width=w, height=h, scale=scale, background=bg,
                      shapes=shapes, texts=texts, ink=ink, text_mask=text_mask, image=rgb,
                      page=page)
+
+
+def _opened_by_halos(found: list[Region], fine: np.ndarray, ink: np.ndarray, scale: Scale,
+                     least: float) -> list[Region]:
+    """The boxes a haloed arrowhead cut open (:func:`closed_by_heads`): regions enclosed
+    once the heads are grown by their halo that no region of ``found`` already covers
+    (most of it lay on the open page), holding a letter (a node's label; a sliver shut
+    between a head and a line holds none)."""
+    closed = closed_by_heads(fine, ink, scale)
+    if closed is fine:
+        return []
+    taken = np.zeros(fine.shape, bool)
+    for r in found:
+        x1, y1, x2, y2 = r.bbox
+        taken[y1:y2, x1:x2] |= r.filled
+    out = []
+    for r in enclosed_regions(closed, least):
+        x1, y1, x2, y2 = r.bbox
+        if 2 * np.count_nonzero(taken[y1:y2, x1:x2] & r.filled) >= r.area:
+            continue
+        if _holds_letter(r, ink, scale.text_height):
+            out.append(r)
+    return out
 
 
 def _holds_letter(region: Region, ink: np.ndarray, text_height: float) -> bool:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .items import Facts, Scale
 from .ocr import Word, read_crops
-from .paper import background_colour, strong_ink
+from .paper import background_colour, line_ink, strong_ink
 
 Reader = Callable[[list[np.ndarray], float, int], list[list[Word]]]
 """Reads crops (list, text height in pixels, Tesseract page mode) into words per crop."""
@@ -62,6 +62,14 @@ class Page:
         :func:`cvparse.primitives.paper.strong_ink`)."""
         return self.facts.get("strong_ink",
                               lambda: strong_ink(self.image, self.ink, self.background))
+
+    @property
+    def line_ink(self) -> np.ndarray:
+        """The strong ink with the thin lines drawn in a light colour put back
+        (:func:`cvparse.primitives.paper.line_ink`): what class boxes and UML lines are
+        found in."""
+        return self.facts.get("line_ink", lambda: line_ink(
+            self.image, self.ink, self.background, strong=self.strong_ink))
 
     def read(self, crops: list[np.ndarray], text_height: float | None = None,
              psm: int = 6) -> list[list[Word]]:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from skimage.morphology import skeletonize
 
-from cvparse.connectors._walk import walk_skeleton, walk_skeleton_py
+from cvparse.connectors._walk import walk_skeleton_nb as walk_skeleton, walk_skeleton_py
 
 
 def _paths(coords, offsets):
@@ -93,3 +93,18 @@ def test_empty_and_single_pixel_skeletons():
         c1, o1 = walk_skeleton(skel)
         c2, o2 = walk_skeleton_py(skel)
         assert np.array_equal(c1, c2) and np.array_equal(o1, o2)
+
+
+def test_walk_skeleton_picks_twin_or_kernel_with_the_same_output():
+    from cvparse.connectors import _walk
+
+    skel = np.zeros((40, 60), bool)
+    skel[5, 3:50] = skel[5:35, 30] = True
+    small = _walk.walk_skeleton(skel)
+    big = np.zeros((300, 300), bool)
+    big[::2] = True  # 45,000 pixels: above SMALL_SKELETON
+    assert np.count_nonzero(big) > _walk.SMALL_SKELETON
+    large = _walk.walk_skeleton(big)
+    for got, ref in ((small, walk_skeleton_py(skel)), (large, walk_skeleton_py(big))):
+        assert all(np.array_equal(a, b) for a, b in zip(got, ref))
+    assert _walk.load_kernel.cache_info().currsize == 1

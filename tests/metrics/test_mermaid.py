@@ -116,6 +116,21 @@ def test_later_bracket_text_wins_and_bare_reference_keeps_it():
     assert list(chart.nodes) == ["a", "b"]
 
 
+def test_link_ends_named_by_several_words_are_one_name():
+    # Node text in place of an id (FlowLearn's protocol allows it), words a space apart.
+    chart = parse_mermaid("flowchart TD\nskimos ext --> turfen hexapodiums\n"
+                          "a --> denierage reboil & b\nc -- lab el --> d[x y]\n")
+    assert edges(chart) == [("skimos ext", "turfen hexapodiums"), ("a", "denierage reboil"),
+                            ("a", "b"), ("c", "d")]
+    assert chart.links[-1].label == "lab el" and chart.nodes["d"].text == "x y"
+    assert "end" not in chart.nodes and "ext" not in chart.nodes
+
+
+def test_code_on_one_line_keeps_spaces_between_statements():
+    chart = parse_mermaid("flowchart LR a --> b b --> c")
+    assert edges(chart) == [("a", "b"), ("b", "c")]
+
+
 def test_paper_answer_on_one_line_with_en_dashes():
     # Table 2 of the FlowLearn paper, as its PDF text renders it (fences, dashes, one line).
     ans = ("“‘mermaid flowchart LR entity0(pythagoreanly) entity1(monotrochal) "

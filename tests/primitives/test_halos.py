@@ -76,3 +76,36 @@ def test_lines_letters_and_filled_boxes_are_not_heads():
     assert not solid_blobs(big, SCALE).any()
     head = _mask(lambda d: d.polygon(_head((100, 60), 0.0, 13), fill=255))
     assert solid_blobs(head, SCALE).sum() >= 0.9 * head.sum()
+
+
+def test_a_corner_of_a_head_cut_off_in_the_mask_is_no_head():
+    def draw(d):
+        d.line([(10, 60), (160, 60)], fill=255, width=3)
+        d.polygon(_head((168, 60), 0.0, 14), fill=255)
+        d.line([(172, 10), (172, 110)], fill=255, width=2)  # a line passing by the tip
+    ink = _mask(draw)
+    mask = ink.copy()
+    mask[:, 164:166] = False  # the tip cut off (a node's cleared margin)
+    mask[:, 170:] = ink[:, 170:]
+    joined = bridge_halos(mask, ink, SCALE)
+    assert (joined == mask).all()
+
+
+def test_a_box_cut_open_by_a_haloed_head_is_found():
+    """The halo under a head whose tip reaches into a box erases the border on both
+    flanks: the box encloses nothing until the head is grown by its halo."""
+    from cvparse.primitives.inventory import build_inventory
+
+    img = Image.new("RGB", (260, 160), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([120, 50, 230, 110], radius=4, fill=(250, 250, 250),
+                        outline=(54, 68, 86), width=2)
+    d.line([(20, 80), (110, 80)], fill=(25, 25, 25), width=3)
+    tip = (125, 80)
+    d.polygon(_head(tip, 0.0, 20), fill=(255, 255, 255))  # the halo, drawn first
+    d.polygon(_head(tip, 0.0, 15), fill=(25, 25, 25))
+    rgb = np.asarray(img).copy()
+    boxes = [s for s in build_inventory(rgb, ocr=False).shapes if s.bbox[2] - s.bbox[0] > 80]
+    assert len(boxes) == 1
+    x1, y1, x2, y2 = boxes[0].bbox
+    assert abs(x1 - 120) <= 3 and abs(x2 - 231) <= 3 and abs(y1 - 50) <= 3

@@ -70,6 +70,21 @@ def write_manifest(out_dir: Path, source: str, family: str, seed: int, result: B
                                            + "\n", encoding="utf-8")
 
 
+def committed_inputs(name: str) -> list[tuple[Path, dict]]:
+    """The diagram source files committed to public repositories that lie in
+    ``inputs/<name>/``, each with its PROVENANCE.json record, in record order."""
+    folder = INPUTS / name
+    prov = json.loads((folder / "PROVENANCE.json").read_text(encoding="utf-8"))
+    return [(folder / rec["file"], rec) for rec in prov["files"]]
+
+
+def input_record(name: str, path: Path, prov: dict) -> dict:
+    """The ``input`` of a ground-truth document drawn from a committed file: where the file
+    came from (repository, commit, path, licence) and where it lies here."""
+    return {key: prov[key] for key in ("repository", "commit", "path", "licence")} | {
+        "file": f"tools/realtools/inputs/{name}/{path.name}"}
+
+
 def run(cmd: list[str], *, timeout: float = 300, cwd: Path | None = None,
         stdin: str | None = None) -> subprocess.CompletedProcess:
     """Run a renderer; raises ``RuntimeError`` with its stderr when it fails."""

@@ -9,6 +9,7 @@ import numpy as np
 from ...connectors.lines import Connector
 from ...model import IsA
 from ...primitives.items import Inventory
+from .crowsfoot import is_crowsfoot
 from .links import Link
 
 
@@ -81,7 +82,9 @@ def arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
         cells = table_of[node].shapes if node in table_of else [node]
         return [inv.shapes[i].bbox for i in cells]
 
+    every = np.array([b for i in names for b in boxes_of(i)], float)
     head: dict[int, list[int]] = {}
+    foot: set[int] = set()
     for li, ln in enumerate(lines):
         for side, (node, pts) in enumerate(((ln.b, ln.points), (ln.a, ln.points[::-1]))):
             if side == 0 and any(ln is h for h in headed or ()):
@@ -94,11 +97,17 @@ def arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
                 continue
             if has_head(mask, tuple(tip), tuple(u), stroke, th):
                 head.setdefault(li, []).append(side)
+                box = next(b for b in boxes_of(node)
+                           if b[0] <= tip[0] < b[2] and b[1] <= tip[1] < b[3])
+                if is_crowsfoot(inv.ink, box, tip, stroke, th, -u, every):
+                    foot.add(li)
     subs: dict[int, list[str]] = {}
     plain = []
     for li, ln in enumerate(lines):
         sides = head.get(li, [])
-        if len(sides) == 1:
+        # A crow's foot at either end makes the line a relationship whatever the other
+        # end's mark (a bar spreads like a head).
+        if len(sides) == 1 and li not in foot:
             sup, sub = (ln.b, ln.a) if sides[0] == 0 else (ln.a, ln.b)
             subs.setdefault(sup, []).append(names[sub])
         else:

@@ -23,7 +23,7 @@ from .geometry import shape_centre
 from .isa import chen_isas, split_diamonds
 from .labels import clean_label, unique_name
 from .links import Link, shape_links
-from .ports import loose_end_links
+from .ports import loose_end_links, under_text_links
 from .recovery import inked_near, straight_links, through_links
 from .relationships import diamond_relationships
 from .tables import foreign_keys, table_entities
@@ -63,7 +63,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         if a != b:
             links.append(Link(a, b, ln.points, ln.style))
     if any(t.types for t in tables):  # schema tables: labels sit between line and box
-        links += loose_end_links(inv, connectors, head)
+        under, taken = under_text_links(inv, connectors, head)
+        links += under + loose_end_links(inv, connectors, head, taken)
     for i in relationship_attribute_boxes(links, role, table_of):
         role[i] = "attribute"
     for i in split_diamonds(inv):

@@ -16,11 +16,12 @@ from ...primitives.freetext import WordBox
 from ...primitives.ocr import Word, glyph_height
 from ...primitives.wordjoin import join_label
 from .cardinalities import line_cardinalities
-from .crowsfoot import is_crowsfoot
+from .crowsfoot import has_bar, is_crowsfoot
 from .cut_glyphs import glyph_boxes, group_box, read_words
 from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
 from .labels import CARDINALITY, cardinality_text, clean_label
 from .links import Link
+from .ports import end_direction
 
 
 def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
@@ -49,6 +50,13 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     name_box: dict[int, tuple[int, int, int, int]] = {}
     used: set[int] = set()
     joiner = _word_joiner(inv)
+    # A name the line passes under is its own (an end mark read as a letter is none).
+    at = {k: wi for wi, (k, _) in enumerate(words)}
+    for li, ln in enumerate(lines):
+        for k in ln.under:
+            if k in at and len(re.findall(r"[A-Za-z]", inv.texts[k].text)) >= 2:
+                pairs.insert(0, (-1.0, at[k], li))
+                break
     for _, wi, li in pairs:
         if wi in used or li in name_of:
             continue
@@ -77,9 +85,9 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
 def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],
                             cards: dict[int, str]) -> dict[int, str]:
     """Cardinalities of the line ends that have no text, from crow's feet
-    (:mod:`.crowsfoot`): ``N`` where one is drawn, and, on a page that draws any,
-    ``1`` at the other ends.  An end's side is that of the entity box (a table's row)
-    nearest it."""
+    (:mod:`.crowsfoot`): ``N`` where one is drawn, and, on a page that draws any or
+    a bar (crow's-foot notation), ``1`` at the other ends.  An end's side is that of
+    the entity box (a table's row) nearest it."""
     if inv.ink is None:
         return {}
     th, stroke = inv.scale.text_height, inv.scale.stroke
@@ -88,6 +96,7 @@ def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, st
         return {}
     b = np.array(boxes, float)
     many: dict[int, bool] = {}
+    marked = False
     for k, ln in enumerate(ends):
         if cards.get(k):
             continue
@@ -96,8 +105,11 @@ def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, st
                        np.maximum(np.maximum(b[:, 1] - p[1], p[1] - b[:, 3]), 0))
         j = int(np.argmin(gap))
         if gap[j] <= 2 * th:
-            many[k] = is_crowsfoot(inv.ink, boxes[j], p, stroke, th)
-    if not any(many.values()):
+            # out of the box along the line's last two text heights
+            out = -end_direction(ln.points, False, 2 * th)
+            many[k] = is_crowsfoot(inv.ink, boxes[j], p, stroke, th, out, b)
+            marked = marked or many[k] or has_bar(inv.ink, boxes[j], p, stroke, th, out, b)
+    if not marked:
         return {}
     return {k: "N" if m else "1" for k, m in many.items()}
 

@@ -21,6 +21,9 @@ class Link:
     points: np.ndarray = field(repr=False)
     """Polyline from the end at ``a`` to the end at ``b``."""
     style: str = "solid"
+    under: tuple[int, ...] = ()
+    """Free texts (indices into the inventory's texts) the line passes under: drawn over
+    it, they cut it in pieces."""
 
 
 def _ink_along(ink: np.ndarray, p: np.ndarray, q: np.ndarray) -> float:

@@ -70,23 +70,20 @@ def _leaves(inv: Inventory, points: np.ndarray, table: int, head: dict[int, int]
     return bool(gap.max() >= far)
 
 
-def loose_end_links(inv: Inventory, connectors: list[Connector], head: dict[int, int]
-                    ) -> list[Link]:
+def loose_end_links(inv: Inventory, connectors: list[Connector], head: dict[int, int],
+                    skip: set[int] | None = None) -> list[Link]:
     """Links between tables (their name cells, ``head``'s values) of the connectors that
     reach a table cell at each end, at least one end only once carried on.  A line from a
     table back to it (a self-reference) needs two different rows and a loop that goes
-    three text heights or more away from the table."""
-    th, stroke = inv.scale.text_height, inv.scale.stroke
-    cells = list(head)
+    three text heights or more away from the table.  Connectors in ``skip`` are left
+    out (taken up already)."""
+    th = inv.scale.text_height
     out = []
-    for c in connectors:
-        if all(e.node is not None for e in c.ends) or c.length < th:
+    for ci, c in enumerate(connectors):
+        if ci in (skip or ()) or all(e.node is not None for e in c.ends) or c.length < th:
             continue
-        hit = [e.node if e.node in head else
-               _cell_ahead(inv, np.asarray(e.point, float),
-                           end_direction(c.points, k == 0, 1.5 * th), cells, REACH * th,
-                           stroke) if e.node is None else None
-               for k, e in enumerate(c.ends)]
+        hit = [_table_cell(inv, c.ends[k].node, c.ends[k].point, c.points, k == 0, head)
+               for k in (0, 1)]
         if hit[0] is None or hit[1] is None:
             continue
         a, b = head[hit[0]], head[hit[1]]
@@ -95,3 +92,87 @@ def loose_end_links(inv: Inventory, connectors: list[Connector], head: dict[int,
             continue
         out.append(Link(a, b, np.asarray(c.points, float), c.style))
     return out
+
+
+def _table_cell(inv: Inventory, node: int | None, point, points: np.ndarray, at_start: bool,
+                head: dict[int, int]) -> int | None:
+    """The table cell a line's end reaches: the cell it is attached to, or, for a loose
+    end, the cell it points at when carried on (:func:`_cell_ahead`); None if the end
+    is attached to another shape or points at no cell."""
+    if node is not None:
+        return node if node in head else None
+    th = inv.scale.text_height
+    return _cell_ahead(inv, np.asarray(point, float), end_direction(points, at_start, 1.5 * th),
+                       list(head), REACH * th, inv.scale.stroke)
+
+
+UNDER = 0.8
+"""How near (text heights) a loose end comes to a free text's box to have been cut by
+it: the text's own background hides the line for a padding around the letters."""
+
+
+def _text_at(inv: Inventory, point, reach: float) -> int | None:
+    """The free text whose box is nearest ``point``, within ``reach``."""
+    p = np.asarray(point, float)
+    best = None
+    for k, t in enumerate(inv.texts):
+        x1, y1, x2, y2 = t.bbox
+        gap = float(np.hypot(max(x1 - p[0], 0, p[0] - x2), max(y1 - p[1], 0, p[1] - y2)))
+        if gap <= reach and (best is None or gap < best[0]):
+            best = (gap, k)
+    return None if best is None else best[1]
+
+
+def under_text_links(inv: Inventory, connectors: list[Connector], head: dict[int, int]
+                     ) -> tuple[list[Link], set[int]]:
+    """Links between tables of lines cut in pieces by the text drawn over them.
+
+    A tool that writes a line's label (or draws an end mark that reads as text, a
+    circle) on the line itself hides the line under the text's background, so the
+    line is traced as pieces whose loose ends stop at the text.  A text reached by the
+    loose ends of exactly two connectors joins them; a chain of such joins from one
+    table cell to another (each outer end attached to a cell or carried on to one) is
+    one link, which keeps the texts it passes under.  Returns the links and the
+    connectors they took up.
+    """
+    reach = UNDER * inv.scale.text_height
+    at_text: dict[int, list[tuple[int, int]]] = {}
+    for ci, c in enumerate(connectors):
+        for ei, e in enumerate(c.ends):
+            if e.node is None:
+                k = _text_at(inv, e.point, reach)
+                if k is not None:
+                    at_text.setdefault(k, []).append((ci, ei))
+    pairs: dict[tuple[int, int], tuple[int, int]] = {}
+    text_of: dict[tuple[int, int], int] = {}
+    for k, ends in at_text.items():
+        if len(ends) == 2 and ends[0][0] != ends[1][0]:
+            pairs[ends[0]], pairs[ends[1]] = ends[1], ends[0]
+            text_of[ends[0]] = text_of[ends[1]] = k
+    links: list[Link] = []
+    used: set[int] = set()
+    for ci, c in enumerate(connectors):
+        for ei in (0, 1):
+            if ci in used or (ci, ei) in pairs or (ci, 1 - ei) not in pairs:
+                continue
+            chain, texts = [ci], []
+            pts = [np.asarray(c.points, float)[::1 if ei == 0 else -1]]
+            cur, cur_end = ci, 1 - ei
+            while (cur, cur_end) in pairs:
+                nxt, nxt_end = pairs[(cur, cur_end)]
+                if nxt in chain:
+                    break
+                texts.append(text_of[(cur, cur_end)])
+                chain.append(nxt)
+                pts.append(np.asarray(connectors[nxt].points, float)[::1 if nxt_end == 0 else -1])
+                cur, cur_end = nxt, 1 - nxt_end
+            if (cur, cur_end) in pairs:
+                continue  # a loop of pieces
+            first, last = c.ends[ei], connectors[cur].ends[cur_end]
+            a = _table_cell(inv, first.node, first.point, pts[0], True, head)
+            b = _table_cell(inv, last.node, last.point, pts[-1], False, head)
+            if a is None or b is None or head[a] == head[b]:
+                continue
+            used.update(chain)
+            links.append(Link(head[a], head[b], np.concatenate(pts), c.style, tuple(texts)))
+    return links, used

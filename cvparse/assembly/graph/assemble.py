@@ -24,6 +24,10 @@ crossing lines (whatever is read inside it), not a node; a node's border stops a
 corners, though a line may leave one corner along a side."""
 
 
+WORD_LETTERS = 3
+"""A free read of at least this many letters or digits is a word whatever its height."""
+
+
 def _direction(conn: Connector) -> tuple[int, int, bool] | None:
     """``(source_end, target_end, directed)`` from the end markers."""
     heads = [e.marker != "none" for e in conn.ends]
@@ -204,6 +208,81 @@ def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int
     return float(np.percentile(widths, quantile)) if widths else 0.0
 
 
+def _centre(box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], float)
+
+
+def orient_with_flow(edges: list[Edge], boxes: list) -> list[Edge]:
+    """Edges with no head read, written from upstream to downstream: the way the chart's
+    headed edges run on the whole.
+
+    A layered flowchart places each step after the one it follows, so where no head says
+    which end is the source (an open link, or a head too small to read) the end that lies
+    upstream along the chart's flow is the likelier one.  The flow is the summed unit
+    vector of the directed edges; its main axis and sign decide.  Without directed edges,
+    or with no clear main direction, edges are kept as traced.
+    """
+    node = {f"n{k + 1}": _centre(b) for k, b in enumerate(boxes)}
+    flow = np.zeros(2)
+    for e in edges:
+        if e.directed and e.source != e.target:
+            d = node[e.target] - node[e.source]
+            norm = float(np.hypot(*d))
+            if norm:
+                flow += d / norm
+    axis = int(abs(flow[1]) > abs(flow[0]))
+    if abs(flow[axis]) < 1.0 or abs(flow[axis]) < 2 * abs(flow[1 - axis]):
+        return edges
+    sign = float(np.sign(flow[axis]))
+    out = []
+    for e in edges:
+        if not e.directed and (node[e.target] - node[e.source])[axis] * sign < 0:
+            heads = e.extra.get("heads")
+            e = replace(e, source=e.target, target=e.source,
+                        extra={**e.extra, "points": e.extra["points"][::-1],
+                               **({"heads": heads[::-1]} if heads else {})})
+        out.append(e)
+    return out
+
+
+SIDE_PART_SHARE = 0.8
+"""An unlabelled box flush against a labelled one is a part of it when it runs along this
+share (at least) of the shorter of the two sides they share."""
+
+
+def side_parts(shapes: list[Shape], stroke: float) -> list[int]:
+    """For each shape, the shape it is a part of (itself if none).
+
+    Some node shapes are drawn as several closed areas: a subroutine's (framed
+    rectangle's) side bars, a stack of documents' back sheets, a lined cylinder's band.
+    Only one of them holds the label; the others are unlabelled boxes flush against it,
+    narrower across the side they share and running along most of it.  Connectors ending
+    on such a part end on the node.
+    """
+    gap = 2 * stroke + 1
+    owner = list(range(len(shapes)))
+    for k, s in enumerate(shapes):
+        if s.label.strip():
+            continue
+        best, best_run = None, 0.0
+        for j, t in enumerate(shapes):
+            if j == k or not t.label.strip():
+                continue
+            for ax in (0, 1):  # 0: side by side, 1: stacked
+                o = 1 - ax
+                apart = max(s.bbox[ax] - t.bbox[ax + 2], t.bbox[ax] - s.bbox[ax + 2])
+                run = min(s.bbox[o + 2], t.bbox[o + 2]) - max(s.bbox[o], t.bbox[o])
+                shorter = min(s.bbox[o + 2] - s.bbox[o], t.bbox[o + 2] - t.bbox[o])
+                across_s = s.bbox[ax + 2] - s.bbox[ax]
+                across_t = t.bbox[ax + 2] - t.bbox[ax]
+                if (apart <= gap and run >= SIDE_PART_SHARE * shorter
+                        and across_s <= 0.5 * across_t and run > best_run):
+                    best, best_run = j, run
+        if best is not None:
+            owner[k] = best
+    return owner
+
+
 def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart"
                    ) -> Graph:
     """A graph document with one node per shape (and, for topology diagrams, per labelled
@@ -225,17 +304,21 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
     """
     if kind == "topology":
         return assemble_topology(inv, connectors)
-    nodes = []
-    boxes = []
-    for i, s in enumerate(inv.shapes):
-        nodes.append(Node(id=f"n{i + 1}", label=s.label, shape=s.kind,
-                          bbox=[int(v) for v in s.bbox],
-                          extra={"double": True} if s.double else {}))
-        boxes.append(list(s.bbox))
-    ends = [(c.ends[0].node, c.ends[1].node) for c in connectors]
+    owner = side_parts(inv.shapes, inv.scale.stroke)
+    boxes = [list(s.bbox) for s in inv.shapes]
+    for k, o in enumerate(owner):
+        if o != k:
+            b = boxes[o]
+            boxes[o] = [min(b[0], boxes[k][0]), min(b[1], boxes[k][1]),
+                        max(b[2], boxes[k][2]), max(b[3], boxes[k][3])]
+    nodes = [Node(id=f"n{i + 1}", label=s.label, shape=s.kind,
+                  bbox=[int(v) for v in boxes[i]], extra={"double": True} if s.double else {})
+             for i, s in enumerate(inv.shapes) if owner[i] == i]
+    ends = [tuple(None if c.ends[k].node is None else owner[c.ends[k].node] for k in (0, 1))
+            for c in connectors]
     typical = _typical_width(connectors, ends)
     pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
-    edges = [e for _, e in pairs]
+    edges = orient_with_flow([e for _, e in pairs], boxes)
     # A flowchart box with no text and no connector is a gap between lines, not a step.
     used = {e.source for e in edges} | {e.target for e in edges}
     nodes = [n for n in nodes if n.label.strip() or n.id in used]
@@ -271,10 +354,11 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     def skipped(box) -> bool:
         return any(_contains(b, box) for b in skip)
 
-    # Text lower than a letter is a marker fragment read as one.
+    # Text lower than a letter is a marker fragment read as one, unless it reads as a
+    # word: a wrapped label's last line may hold only small letters ("mer", "ance").
     free = [(t.text, list(t.bbox)) for t in inv.texts
             if not _inside_shape(inv, t.bbox) and not skipped(t.bbox)
-            and t.bbox[3] - t.bbox[1] >= 0.55 * th]
+            and (t.bbox[3] - t.bbox[1] >= 0.55 * th or _alnum(t.text) >= WORD_LETTERS)]
     labels = _stack_lines(_join_line_words(free, th), th)
     nodes: list[TopoNode] = []
     iconic: list[int] = []
@@ -330,6 +414,10 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
     back at it, not where it passes on by the corner of its box (off an ellipse or a
     diamond, or clear of a box's corner).
 
+    A gap the tracer bridged (a line read on across an unread label) is a straight jump
+    between two points: it is filled in pixel by pixel first, so a node it jumps over
+    is seen to hold the line.
+
     The new ends lie on the node (no marker); the outer ends keep theirs.
     """
     grow = scale.stroke + 1
@@ -337,7 +425,7 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
     seam = max(1, int(round(0.5 * scale.stroke)))
     out = []
     for c in connectors:
-        pieces = [c]
+        pieces = [_filled_in(c)]
         for n in nodes:
             nxt = []
             for p in pieces:
@@ -356,6 +444,22 @@ def split_through(connectors: list[Connector], nodes: list[TopoNode], scale: Sca
             pieces = nxt
         out.extend(pieces)
     return out
+
+
+def _filled_in(c: Connector) -> Connector:
+    """``c`` with every jump of more than two pixels between its points filled in with
+    points a pixel apart (``c`` itself when it has none)."""
+    pts = c.points
+    if len(pts) < 2:
+        return c
+    steps = np.hypot(*np.diff(pts, axis=0).T)
+    if not (steps > 2).any():
+        return c
+    parts = [pts[:1]]
+    for a, b, d in zip(pts[:-1], pts[1:], steps):
+        n = int(np.ceil(d)) if d > 2 else 1
+        parts.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    return replace(c, points=np.vstack(parts))
 
 
 def trim_into_icons(connectors: list[Connector], nodes: list[TopoNode], scale: Scale

@@ -200,12 +200,14 @@ def _class_name(lines: list[str], crop: np.ndarray) -> str:
     return name
 
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]+\.)*[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _identifier(text: str) -> str:
-    """A class name is one identifier; marks read from a badge or a border before it
-    ("C°Employee", "{-UserService") are dropped by keeping the last identifier."""
+    """A class name is one identifier, qualified by its module path where the tool writes
+    one ("rich.padding.Padding", as pyreverse does); marks read from a badge or a border
+    before it ("C°Employee", "{-UserService") are dropped by keeping the last identifier.
+    A one-letter part is no module name but such a mark ("C.Employee")."""
     tokens = _IDENT.findall(text)
     return tokens[-1] if tokens else text
 
@@ -228,7 +230,7 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
     return out
 
 
-_VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_VALID_NAME = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]+\.)*[A-Za-z_][A-Za-z0-9_]*$")
 NAME_ZOOM = 1.5
 """Names are read twice on one sheet, as cropped and this much larger (one-letter names
 written out repeatedly, see ``glyphs.REPEATS``); the sheet is scaled by the median glyph height,

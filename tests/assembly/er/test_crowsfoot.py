@@ -31,3 +31,33 @@ def test_a_crows_foot_is_many():
 def test_bars_circles_and_plain_ends_are_not():
     for kind in ("one", "optional-one", "plain"):
         assert not is_crowsfoot(_end(kind), BOX, np.array([99.0, 60.0]), 1.0, 16.0), kind
+
+
+def _slanted(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A line meeting the row's top side at 45 degrees, its marks square to the line;
+    returns the ink, the end point and the unit direction out of the box."""
+    ink = np.zeros((160, 240), np.uint8)
+    cv2.rectangle(ink, (100, 100), (200, 140), 1, 1)
+    end = np.array([150.0, 99.0])
+    out = np.array([-1.0, -1.0]) / np.sqrt(2)
+    across = np.array([1.0, -1.0]) / np.sqrt(2)
+    far = end + 80 * out
+    cv2.line(ink, tuple(far.astype(int)), tuple(end.astype(int)), 1, 1)
+    if kind == "many":
+        tip = end + 14 * out
+        for s in (-10, 0, 10):
+            foot = end + s * across / abs(across[0]) * 0.5 if s else end
+            cv2.line(ink, tuple(np.rint(tip).astype(int)), tuple(np.rint(foot).astype(int)), 1, 1)
+    elif kind == "one":
+        for at in (7, 11):
+            c = end + at * out
+            cv2.line(ink, tuple(np.rint(c - 7 * across).astype(int)),
+                     tuple(np.rint(c + 7 * across).astype(int)), 1, 1)
+    return ink.astype(bool), end, out
+
+
+def test_marks_square_to_a_slanted_line():
+    ink, end, out = _slanted("one")
+    assert not is_crowsfoot(ink, (100, 100, 200, 140), end, 1.0, 16.0, out)
+    ink, end, out = _slanted("many")
+    assert is_crowsfoot(ink, (100, 100, 200, 140), end, 1.0, 16.0, out)

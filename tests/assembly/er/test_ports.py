@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from cvparse.assembly.er.ports import end_direction, loose_end_links
+from cvparse.assembly.er.ports import end_direction, loose_end_links, under_text_links
 from cvparse.connectors.lines import Connector, End
-from cvparse.primitives.items import Inventory, Scale, Shape
+from cvparse.primitives.items import Inventory, Scale, Shape, TextItem
 from cvparse.primitives.regions import Region
 
 
@@ -59,3 +59,23 @@ def test_end_direction_looks_past_the_last_pixels():
     pts = np.array([(0, 0), (10, 0), (20, 0), (21, 5)], float)
     d = end_direction(pts, False, 15)
     assert d[0] > 0.9
+
+
+def test_a_line_cut_by_its_label_is_one_link_that_keeps_the_label():
+    inv, head = _page()
+    inv.texts = [TextItem("has_rows", (220, 22, 280, 36))]
+    # table 0's row, a label drawn over the line, table 3's row
+    left = _line([(100, 30), (214, 30)], (1, None))
+    right = _line([(286, 30), (400, 30)], (None, 4))
+    links, used = under_text_links(inv, [left, right], head)
+    assert [(ln.a, ln.b, ln.under) for ln in links] == [(0, 3, (0,))]
+    assert used == {0, 1}
+    assert loose_end_links(inv, [left, right], head, used) == []
+
+
+def test_three_pieces_at_one_text_are_left_alone():
+    inv, head = _page()
+    inv.texts = [TextItem("x_y", (220, 22, 280, 36))]
+    pieces = [_line([(100, 30), (214, 30)], (1, None)), _line([(286, 30), (400, 30)], (None, 4)),
+              _line([(250, 120), (250, 42)], (None, None))]
+    assert under_text_links(inv, pieces, head) == ([], set())

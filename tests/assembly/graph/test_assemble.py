@@ -378,3 +378,78 @@ def test_loose_end_of_a_dashed_line_runs_on_over_dash_gaps_only():
     a = replace(_piece([[30, 100], [40, 100]]), style="dashed")
     assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=10)[1] == [(0, 1)]
     assert probe_ends([a], [(0, None)], ink, boxes, 2.0, dash_gap=0)[1] == [(0, None)]
+
+
+def test_headless_edges_run_with_the_chart_flow():
+    from cvparse.assembly.graph import orient_with_flow
+    from cvparse.model import Edge
+
+    # a top-down chain: three nodes stacked, two headed edges down, one open edge drawn
+    # (traced) from the lower node to the upper one, and one open edge off to the side
+    boxes = [[0, 0, 40, 20], [0, 100, 40, 120], [0, 200, 40, 220], [200, 200, 240, 220]]
+    edges = [Edge("n1", "n2", extra={"points": [[20, 20], [20, 100]]}),
+             Edge("n2", "n3", extra={"points": [[20, 120], [20, 200]]}),
+             Edge("n3", "n1", directed=False, extra={"points": [[0, 200], [0, 20]],
+                                                     "heads": ["none", "none"]}),
+             Edge("n3", "n4", directed=False, extra={"points": [[40, 210], [200, 210]]})]
+    out = orient_with_flow(edges, boxes)
+    assert [(e.source, e.target) for e in out[:2]] == [("n1", "n2"), ("n2", "n3")]
+    assert (out[2].source, out[2].target) == ("n1", "n3")
+    assert out[2].extra["points"] == [[0, 20], [0, 200]]
+    assert (out[3].source, out[3].target) == ("n3", "n4")  # across the flow: as traced
+    # a headed edge against the flow (a back link) stays as its head says
+    back = Edge("n3", "n2", extra={"points": []})
+    assert orient_with_flow(edges[:2] + [back], boxes)[2].source == "n3"
+
+
+def test_headless_edges_kept_without_a_clear_flow():
+    from cvparse.assembly.graph import orient_with_flow
+    from cvparse.model import Edge
+
+    boxes = [[0, 0, 40, 20], [0, 100, 40, 120]]
+    edges = [Edge("n2", "n1", directed=False, extra={"points": []})]
+    assert orient_with_flow(edges, boxes)[0].source == "n2"
+
+
+def _box_shape(box: list[int], label: str = "") -> Shape:
+    x1, y1, x2, y2 = box
+    filled = np.ones((y2 - y1, x2 - x1), bool)
+    region = Region((x1, y1, x2, y2), filled, int(filled.sum()), np.zeros((0, 2), int))
+    return Shape("rect", (x1, y1, x2, y2), region, region, label=label)
+
+
+def test_side_bars_of_a_framed_box_are_part_of_it():
+    from cvparse.assembly.graph import side_parts
+
+    # a subroutine box: two narrow bars either side of the labelled middle, another
+    # labelled box and an unlabelled box of its own further off, and an unlabelled box
+    # as wide as its labelled neighbour (two steps, not one)
+    shapes = [_box_shape([10, 10, 18, 50]), _box_shape([20, 10, 120, 50], "Fix Bug"),
+              _box_shape([122, 10, 130, 50]), _box_shape([200, 10, 300, 50], "Log"),
+              _box_shape([400, 10, 420, 50]), _box_shape([200, 52, 300, 90])]
+    assert side_parts(shapes, stroke=1.0) == [1, 1, 1, 3, 4, 5]
+
+
+def test_connector_jumping_over_a_node_across_a_bridged_gap_is_cut():
+    """A gap bridged by the tracer is one straight step between two points; a node it
+    steps over still cuts the line there."""
+    pts = np.array([[x, 50] for x in range(131)] + [[x, 50] for x in range(180, 301)],
+                   float)
+    c = Connector(points=pts, ends=(End((0, 50), (-1.0, 0.0)), End((300, 50), (1.0, 0.0))))
+    node = TopoNode("Hub", "icon", [140, 30, 170, 70])
+    pieces = split_through([c], [node], Scale(stroke=2, text_height=12))
+    assert len(pieces) == 2
+    assert pieces[0].ends[1].point[0] < 140 and pieces[1].ends[0].point[0] > 170
+
+
+def test_a_wrapped_label_whose_last_line_has_only_small_letters_keeps_it():
+    """"Voltage" / "sensor": a last line without ascenders stands lower than the
+    letter-height cut for marker fragments, but it reads as a word."""
+    img, draw = canvas(300, 200)
+    draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
+    draw.text((112, 92), "Voltage", fill=(0, 0, 0), font=font(16))
+    draw.text((118, 111), "sensor", fill=(0, 0, 0), font=font(13))  # half a text high
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltagesensor"]

@@ -143,3 +143,20 @@ def test_capital_starting_a_small_name_is_no_badge_nor_border():
         crop = _name_crop(_small_name(stem_apart), rect, 1)
         n = cv2.connectedComponentsWithStats((crop < 128).astype(np.uint8), 8)[0]
         assert n - 1 == parts                # the capital's parts and three letters
+
+
+def test_borderless_box_is_cut_to_its_fill():
+    # pyreverse's colourised look: a fill without border, found with a rim of paper and
+    # blend; that rim would read as a text line of its own and split the name off
+    from cvparse.assembly.uml.classes import _fill_extent, text_compartments
+
+    rgb = np.full((60, 200, 3), 255, np.uint8)
+    fill = np.array([119, 170, 221], np.uint8)
+    rgb[6:54, 5:190] = fill
+    rgb[5, 5:190] = (164, 198, 232)  # blended edge row
+    img, d = canvas(150, 20, tuple(int(v) for v in fill))
+    d.text((4, 0), "rich.padding.Padding", fill=(0, 0, 0), font=font(14))
+    rgb[20:40, 20:170] = to_array(img)
+    bbox = _fill_extent(rgb, (3, 3, 192, 57), fill.astype(float))
+    assert bbox == (5, 6, 189, 53)
+    assert text_compartments(rgb, bbox, fill.astype(float), 14) == []

@@ -23,6 +23,9 @@ def test_convention_table(style, markers, expected):
 
 
 @pytest.mark.parametrize("raw, name", [("C°Employee", "Employee"), ("{-UserService", "UserService"),
-                                       ("BankAccount", "BankAccount"), ("X", "X")])
+                                       ("BankAccount", "BankAccount"), ("X", "X"),
+                                       ("rich.padding.Padding", "rich.padding.Padding"),
+                                       ("httpx._types.Stream", "httpx._types.Stream"),
+                                       ("C.Employee", "Employee"), ("Employee.", "Employee")])
 def test_class_name_is_one_identifier(raw, name):
     assert _identifier(raw) == name

@@ -11,14 +11,14 @@ Ground truth is read from the DOT text (:mod:`tools.realtools.dot_truth`).
 
 from __future__ import annotations
 
-import json
 import random
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.realtools import dot_truth, labels, render, seeding
-from tools.realtools.corpus import INPUTS, BuildResult, Requires, write_item
+from tools.realtools.corpus import (BuildResult, Requires, committed_inputs, input_record,
+                                    write_item)
 
 NAME = "graphviz"
 FAMILY = "topology"
@@ -206,9 +206,7 @@ def document(dot_text: str, width: int, height: int) -> dict:
 
 def repo_inputs() -> list[tuple[Path, dict]]:
     """The committed DOT files with their provenance records, in file order."""
-    folder = INPUTS / "graphviz"
-    prov = json.loads((folder / "PROVENANCE.json").read_text(encoding="utf-8"))
-    return [(folder / rec["file"], rec) for rec in prov["files"]]
+    return committed_inputs("graphviz")
 
 
 def usable(truth: dict) -> str:
@@ -279,8 +277,7 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                 gt = document(text, *size) | {
                     "subset": "repo", "source": NAME,
                     "config": {"engine": engine, "dpi": dpi},
-                    "input": {key: prov[key] for key in ("repository", "commit", "path", "licence")}
-                    | {"file": f"tools/realtools/inputs/graphviz/{path.name}"}}
+                    "input": input_record("graphviz", path, prov)}
                 write_item(out_dir, png.stem, png, gt)
                 result.ids.append(png.stem)
     return result
