@@ -310,7 +310,8 @@ def run_uml_answers(path: str | Path, json_path: str | Path | None = None,
         raise EvalError(p, str(exc)) from None
     except OSError as exc:
         raise EvalError(p, exc.strerror or str(exc)) from None
-    report = {"task": uml_qa.TASK, "summary": uml_qa.summarize(rows), "per_query": rows}
+    report: dict[str, Any] = {"task": uml_qa.TASK, "summary": uml_qa.summarize(rows),
+                              "per_query": rows}
     summary = report["summary"]
     cells = "  ".join(f"{k} {_cell(v)}" for k, v in summary.items()
                       if not isinstance(v, dict))

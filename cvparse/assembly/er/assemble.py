@@ -63,8 +63,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         if a != b:
             links.append(Link(a, b, ln.points, ln.style))
     if any(t.types for t in tables):  # schema tables: labels sit between line and box
-        under, taken = under_text_links(inv, connectors, head)
-        links += under + loose_end_links(inv, connectors, head, taken)
+        under, claimed = under_text_links(inv, connectors, head)
+        links += under + loose_end_links(inv, connectors, head, claimed)
     for i in relationship_attribute_boxes(links, role, table_of):
         role[i] = "attribute"
     for i in split_diamonds(inv):

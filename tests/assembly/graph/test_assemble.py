@@ -381,7 +381,7 @@ def test_loose_end_of_a_dashed_line_runs_on_over_dash_gaps_only():
 
 
 def test_headless_edges_run_with_the_chart_flow():
-    from cvparse.assembly.graph import orient_with_flow
+    from cvparse.assembly.graph.assemble import orient_with_flow
     from cvparse.model import Edge
 
     # a top-down chain: three nodes stacked, two headed edges down, one open edge drawn
@@ -403,7 +403,7 @@ def test_headless_edges_run_with_the_chart_flow():
 
 
 def test_headless_edges_kept_without_a_clear_flow():
-    from cvparse.assembly.graph import orient_with_flow
+    from cvparse.assembly.graph.assemble import orient_with_flow
     from cvparse.model import Edge
 
     boxes = [[0, 0, 40, 20], [0, 100, 40, 120]]
@@ -419,7 +419,7 @@ def _box_shape(box: list[int], label: str = "") -> Shape:
 
 
 def test_side_bars_of_a_framed_box_are_part_of_it():
-    from cvparse.assembly.graph import side_parts
+    from cvparse.assembly.graph.assemble import side_parts
 
     # a subroutine box: two narrow bars either side of the labelled middle, another
     # labelled box and an unlabelled box of its own further off, and an unlabelled box
