@@ -148,7 +148,7 @@ def test_capital_starting_a_small_name_is_no_badge_nor_border():
 def test_borderless_box_is_cut_to_its_fill():
     # pyreverse's colourised look: a fill without border, found with a rim of paper and
     # blend; that rim would read as a text line of its own and split the name off
-    from cvparse.assembly.uml.classes import _fill_extent, text_compartments
+    from cvparse.primitives.classboxes import _fill_extent, text_compartments
 
     rgb = np.full((60, 200, 3), 255, np.uint8)
     fill = np.array([119, 170, 221], np.uint8)
