@@ -157,7 +157,7 @@ _PUML_CLASS = re.compile(
     rf'^\s*(?:abstract\s+class|abstract|class|interface|enum)\s+(?P<n>{_NAME})', re.I)
 
 
-def _puml_relation(a: str, arrow: str, b: str) -> Relation | None:
+def puml_relation(a: str, arrow: str, b: str) -> Relation | None:
     """Relation of one PlantUML link ``a ARROW b`` under the FORMATS.md direction table."""
     m = _PUML_ARROW.match(arrow)
     if not m:
@@ -185,7 +185,7 @@ def _from_plantuml(text: str) -> UMLRep | None:
             classes.append(m.group("n").strip('"'))
         elif m := _PUML_LINE.match(line):
             a, b = m.group("a").strip('"'), m.group("b").strip('"')
-            rel = _puml_relation(a, m.group("arrow"), b)
+            rel = puml_relation(a, m.group("arrow"), b)
             if rel is not None:
                 rels.append(rel)
                 classes.extend(n for n in (a, b) if n not in classes)

@@ -8,8 +8,10 @@ scripts read a source folder like any other set.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -83,6 +85,25 @@ def input_record(name: str, path: Path, prov: dict) -> dict:
     came from (repository, commit, path, licence) and where it lies here."""
     return {key: prov[key] for key in ("repository", "commit", "path", "licence")} | {
         "file": f"tools/realtools/inputs/{name}/{path.name}"}
+
+
+def readable_puml(name: str, read: Callable[[str], object], refused: type[Exception],
+                  result: BuildResult, scale: float) -> list[tuple[str, dict]]:
+    """The committed PlantUML files of ``inputs/<name>/`` (the first ``scale`` part of
+    them) that ``read`` takes, as their text and input record; each one it refuses is
+    recorded in ``result.skipped`` with the reason.  A name after ``@startuml`` names
+    PlantUML's output file and is not drawn, so it is removed."""
+    out = []
+    files = committed_inputs(name)
+    for path, prov in files[:max(1, round(len(files) * scale))]:
+        text = re.sub(r"(?m)^(\s*@startuml)\b.*$", r"\1", path.read_text(encoding="utf-8"))
+        try:
+            read(text)
+        except refused as exc:
+            result.skipped.append({"id": path.name, "reason": str(exc)[:300]})
+            continue
+        out.append((text, input_record(name, path, prov)))
+    return out
 
 
 def run(cmd: list[str], *, timeout: float = 300, cwd: Path | None = None,

@@ -16,14 +16,13 @@ unlabelled nodes; tests are hexagons; actions rounded boxes).
 from __future__ import annotations
 
 import random
-import re
 import tempfile
 from pathlib import Path
 
 from PIL import Image
 
 from tools.realtools import puml_activity, render, seeding
-from tools.realtools.corpus import BuildResult, Requires, committed_inputs, input_record
+from tools.realtools.corpus import BuildResult, Requires, committed_inputs, readable_puml
 from tools.realtools.sources import mermaid11
 from tools.realtools.store import keep, next_stem
 
@@ -142,17 +141,8 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                                      "input": {"generator": f"{__name__}.make_diagram",
                                                "seed": item.seed, "diagram": text}}))
             _render(items, opts["release"], work, out_dir, result)
-        repo = []
-        files = repo_inputs()
-        for path, prov in files[:max(1, round(len(files) * scale))]:
-            # a name after @startuml names PlantUML's output file; it is not drawn
-            text = re.sub(r"(?m)^(\s*@startuml)\b.*$", r"\1", path.read_text(encoding="utf-8"))
-            try:
-                puml_activity.read(text)
-            except puml_activity.Unsupported as exc:
-                result.skipped.append({"id": path.name, "reason": str(exc)[:300]})
-                continue
-            repo.append((text, input_record(NAME, path, prov)))
+        repo = readable_puml(NAME, puml_activity.read, puml_activity.Unsupported, result,
+                             scale)
         for release in ("current", "debian"):
             items = [(text, {"subset": "repo", "source": NAME, "config": {"release": release},
                              "input": where}) for text, where in repo]

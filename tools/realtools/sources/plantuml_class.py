@@ -10,6 +10,9 @@ with pyreverse's role name as label.  Option sets pick the release and the look:
 that ship inside the jar (``plain``, ``cerulean``, ``sketchy-outline``), ``monochrome``,
 ``hide members``, left-to-right layout.  Ground truth is that model: class names, the
 member lines as written (``hide members``: none drawn), typed directed relations.
+Subset ``repo`` draws class diagrams committed to public repositories
+(``inputs/plantuml_class/``, with PROVENANCE.json), unchanged, in both releases; their
+ground truth is read from the text by :mod:`tools.realtools.puml_class`.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ import random
 import tempfile
 from pathlib import Path
 
-from tools.realtools import render
-from tools.realtools.corpus import BuildResult, Requires
+from PIL import Image
+
+from tools.realtools import puml_class, render
+from tools.realtools.corpus import BuildResult, Requires, readable_puml
 from tools.realtools.pymodels import PACKAGES, PageSource, distribution, redraw_kinds
 from tools.realtools.store import keep, next_stem
 
@@ -98,4 +103,21 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
             for stem, png, (_, gt) in zip(stems, pngs, items):
                 keep(result, out_dir, stem, png, gt)
         result.skipped += pages.failed
+        _build_repo(work, out_dir, result, scale)
     return result
+
+
+def _build_repo(work: Path, out_dir: Path, result: BuildResult, scale: float) -> None:
+    """Subset ``repo``: the committed class diagrams the reader takes, in both releases."""
+    repo = readable_puml(NAME, puml_class.read, puml_class.Unsupported, result, scale)
+    for release in ("current", "debian"):
+        stems = [next_stem(result, NAME, i) for i in range(len(repo))]
+        pngs = render.plantuml([t for t, _ in repo], [work / f"{s}.png" for s in stems],
+                               release=release)
+        for stem, png, (text, where) in zip(stems, pngs, repo):
+            gt = {"subset": "repo", "source": NAME, "config": {"release": release},
+                  "input": where}
+            if png is not None:
+                with Image.open(png) as im:
+                    gt = puml_class.document(text, *im.size) | gt
+            keep(result, out_dir, stem, png, gt)
