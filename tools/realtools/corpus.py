@@ -82,21 +82,29 @@ def committed_inputs(name: str) -> list[tuple[Path, dict]]:
 
 def input_record(name: str, path: Path, prov: dict) -> dict:
     """The ``input`` of a ground-truth document drawn from a committed file: where the file
-    came from (repository, commit, path, licence) and where it lies here."""
+    came from (repository, commit, path, licence; for a chart inside a Markdown file, which
+    fenced block it is) and where it lies here."""
     return {key: prov[key] for key in ("repository", "commit", "path", "licence")} | {
-        "file": f"tools/realtools/inputs/{name}/{path.name}"}
+        "file": f"tools/realtools/inputs/{name}/{path.name}"} | (
+        {"block": prov["block"]} if prov.get("block") is not None else {})
 
 
-def readable_puml(name: str, read: Callable[[str], object], refused: type[Exception],
-                  result: BuildResult, scale: float) -> list[tuple[str, dict]]:
-    """The committed PlantUML files of ``inputs/<name>/`` (the first ``scale`` part of
-    them) that ``read`` takes, as their text and input record; each one it refuses is
-    recorded in ``result.skipped`` with the reason.  A name after ``@startuml`` names
-    PlantUML's output file and is not drawn, so it is removed."""
+def unnamed_puml(text: str) -> str:
+    """PlantUML text without a name after ``@startuml``: it names PlantUML's output file
+    and is not drawn."""
+    return re.sub(r"(?m)^(\s*@startuml)\b.*$", r"\1", text)
+
+
+def readable_inputs(name: str, read: Callable[[str], object], refused: type[Exception],
+                    result: BuildResult, scale: float,
+                    clean: Callable[[str], str] = str) -> list[tuple[str, dict]]:
+    """The committed files of ``inputs/<name>/`` (the first ``scale`` part of them) that
+    ``read`` takes once ``clean`` has prepared their text, as that text and the file's
+    input record; each one it refuses is recorded in ``result.skipped`` with the reason."""
     out = []
     files = committed_inputs(name)
     for path, prov in files[:max(1, round(len(files) * scale))]:
-        text = re.sub(r"(?m)^(\s*@startuml)\b.*$", r"\1", path.read_text(encoding="utf-8"))
+        text = clean(path.read_text(encoding="utf-8"))
         try:
             read(text)
         except refused as exc:

@@ -8,7 +8,10 @@ key may be null and the many side ``o|`` for a one-to-one key, a solid line for 
 identifying key (part of the child's primary key) and a dotted one otherwise.  Ground
 truth comes from the chart's input: bare column names, the type text drawn, PK/FK marks,
 the relationship label as its name, and each end's crow's-foot glyph as ERUnderstand's
-``1`` / ``N`` (the glyphs themselves in ``notation``).
+``1`` / ``N`` (the glyphs themselves in ``notation``).  Subsets ``repo`` and ``repo-dark``
+draw ``erDiagram`` charts committed to public repositories (``inputs/mermaid_er/``, with
+PROVENANCE.json) as committed and, without their front matter, in the dark theme; their
+ground truth is read from the text by :mod:`tools.realtools.mmd_er`.
 """
 
 from __future__ import annotations
@@ -18,8 +21,11 @@ import re
 import tempfile
 from pathlib import Path
 
+from PIL import Image
+
 from tools.realtools import render, schemas
-from tools.realtools.corpus import BuildResult, Requires
+from tools.realtools.corpus import BuildResult, Requires, readable_inputs
+from tools.realtools.mmd_er import FRONT_MATTER, Unsupported, crow_card, document, read
 from tools.realtools.store import keep, next_stem
 
 NAME = "mermaid_er"
@@ -38,11 +44,8 @@ NATURAL_SIZE = {"er": {"useMaxWidth": False}}
 where a page of tables is unreadably small."""
 PER_SET = 12
 VERB = "has"
-
-
-def crow_card(marker: str) -> str:
-    """A crow's-foot end as ERUnderstand's cardinality: a foot (``{``/``}``) is ``N``."""
-    return "N" if "{" in marker or "}" in marker else "1"
+REPO_LOOKS = {"repo": None, "repo-dark": ("dark", "#333333")}
+"""Committed charts: as committed (their front matter choosing the look), and dark."""
 
 
 def mermaid_type(text: str) -> str:
@@ -116,4 +119,22 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                                   config=NATURAL_SIZE)
             for stem, png, (_, gt) in zip(stems, pngs, items):
                 keep(result, out_dir, stem, png, gt)
+        _build_repo(Path(tmp), out_dir, result, scale)
     return result
+
+
+def _build_repo(work: Path, out_dir: Path, result: BuildResult, scale: float) -> None:
+    """Subsets ``repo`` and ``repo-dark``: the committed charts the reader takes."""
+    charts = readable_inputs(NAME, read, Unsupported, result, scale)
+    for look, theme in REPO_LOOKS.items():
+        texts = [t if theme is None else FRONT_MATTER.sub("", t) for t, _ in charts]
+        stems = [next_stem(result, NAME, i) for i in range(len(texts))]
+        pngs = render.mermaid(texts, [work / f"{s}.png" for s in stems],
+                              theme=theme[0] if theme else "default",
+                              background=theme[1] if theme else "white", config=NATURAL_SIZE)
+        for stem, png, text, (_, where) in zip(stems, pngs, texts, charts):
+            gt = {"subset": look, "source": NAME, "config": {"theme": theme}, "input": where}
+            if png is not None:
+                with Image.open(png) as im:
+                    gt = document(text, *im.size) | gt
+            keep(result, out_dir, stem, png, gt)

@@ -22,7 +22,8 @@ from pathlib import Path
 from PIL import Image
 
 from tools.realtools import puml_activity, render, seeding
-from tools.realtools.corpus import BuildResult, Requires, committed_inputs, readable_puml
+from tools.realtools.corpus import (BuildResult, Requires, committed_inputs, readable_inputs,
+                                    unnamed_puml)
 from tools.realtools.sources import mermaid11
 from tools.realtools.store import keep, next_stem
 
@@ -141,8 +142,8 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
                                      "input": {"generator": f"{__name__}.make_diagram",
                                                "seed": item.seed, "diagram": text}}))
             _render(items, opts["release"], work, out_dir, result)
-        repo = readable_puml(NAME, puml_activity.read, puml_activity.Unsupported, result,
-                             scale)
+        repo = readable_inputs(NAME, puml_activity.read, puml_activity.Unsupported, result,
+                               scale, clean=unnamed_puml)
         for release in ("current", "debian"):
             items = [(text, {"subset": "repo", "source": NAME, "config": {"release": release},
                              "input": where}) for text, where in repo]

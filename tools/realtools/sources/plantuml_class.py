@@ -24,7 +24,7 @@ from pathlib import Path
 from PIL import Image
 
 from tools.realtools import puml_class, render
-from tools.realtools.corpus import BuildResult, Requires, readable_puml
+from tools.realtools.corpus import BuildResult, Requires, readable_inputs, unnamed_puml
 from tools.realtools.pymodels import PACKAGES, PageSource, distribution, redraw_kinds
 from tools.realtools.store import keep, next_stem
 
@@ -109,7 +109,8 @@ def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:
 
 def _build_repo(work: Path, out_dir: Path, result: BuildResult, scale: float) -> None:
     """Subset ``repo``: the committed class diagrams the reader takes, in both releases."""
-    repo = readable_puml(NAME, puml_class.read, puml_class.Unsupported, result, scale)
+    repo = readable_inputs(NAME, puml_class.read, puml_class.Unsupported, result,
+                           scale, clean=unnamed_puml)
     for release in ("current", "debian"):
         stems = [next_stem(result, NAME, i) for i in range(len(repo))]
         pngs = render.plantuml([t for t, _ in repo], [work / f"{s}.png" for s in stems],
