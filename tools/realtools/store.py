@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from PIL import Image
 
 from tools.realtools.corpus import BuildResult, write_item
 from tools.realtools.imagesize import fits
@@ -23,3 +26,15 @@ def keep(result: BuildResult, out_dir: Path, stem: str, png: Path | None, gt: di
         return
     write_item(out_dir, stem, png, gt)
     result.ids.append(stem)
+
+
+def keep_read(result: BuildResult, out_dir: Path, stems: list[str],
+              pngs: Sequence[Path | None], items: list[tuple[str, dict]],
+              document: Callable[[str, int, int], dict]) -> None:
+    """Keep each image drawn from a text whose ground truth a reader makes from the text and
+    the drawn size (``document(text, width, height)``), merged under the item's own keys."""
+    for stem, png, (text, gt) in zip(stems, pngs, items):
+        if png is not None:
+            with Image.open(png) as im:
+                gt = document(text, *im.size) | gt
+        keep(result, out_dir, stem, png, gt)

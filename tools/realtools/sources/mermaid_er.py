@@ -21,12 +21,10 @@ import re
 import tempfile
 from pathlib import Path
 
-from PIL import Image
-
 from tools.realtools import render, schemas
 from tools.realtools.corpus import BuildResult, Requires, readable_inputs
 from tools.realtools.mmd_er import FRONT_MATTER, Unsupported, crow_card, document, read
-from tools.realtools.store import keep, next_stem
+from tools.realtools.store import keep, keep_read, next_stem
 
 NAME = "mermaid_er"
 FAMILY = "er"
@@ -132,9 +130,6 @@ def _build_repo(work: Path, out_dir: Path, result: BuildResult, scale: float) ->
         pngs = render.mermaid(texts, [work / f"{s}.png" for s in stems],
                               theme=theme[0] if theme else "default",
                               background=theme[1] if theme else "white", config=NATURAL_SIZE)
-        for stem, png, text, (_, where) in zip(stems, pngs, texts, charts):
-            gt = {"subset": look, "source": NAME, "config": {"theme": theme}, "input": where}
-            if png is not None:
-                with Image.open(png) as im:
-                    gt = document(text, *im.size) | gt
-            keep(result, out_dir, stem, png, gt)
+        items = [(text, {"subset": look, "source": NAME, "config": {"theme": theme},
+                          "input": where}) for text, (_, where) in zip(texts, charts)]
+        keep_read(result, out_dir, stems, pngs, items, document)

@@ -19,13 +19,11 @@ import random
 import tempfile
 from pathlib import Path
 
-from PIL import Image
-
 from tools.realtools import puml_activity, render, seeding
 from tools.realtools.corpus import (BuildResult, Requires, committed_inputs, readable_inputs,
                                     unnamed_puml)
 from tools.realtools.sources import mermaid11
-from tools.realtools.store import keep, next_stem
+from tools.realtools.store import keep_read, next_stem
 
 NAME = "plantuml_activity"
 FAMILY = "flowchart"
@@ -122,11 +120,7 @@ def _render(items: list[tuple[str, dict]], release: str, work: Path, out_dir: Pa
     stems = [next_stem(result, NAME, i) for i in range(len(items))]
     pngs = render.plantuml([t for t, _ in items], [work / f"{s}.png" for s in stems],
                            release=release)
-    for stem, png, (text, gt) in zip(stems, pngs, items):
-        if png is not None:
-            with Image.open(png) as im:
-                gt = puml_activity.document(text, *im.size) | gt
-        keep(result, out_dir, stem, png, gt)
+    keep_read(result, out_dir, stems, pngs, items, puml_activity.document)
 
 
 def build(out_dir: Path, *, seed: int, scale: float) -> BuildResult:

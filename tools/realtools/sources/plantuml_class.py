@@ -21,12 +21,10 @@ import random
 import tempfile
 from pathlib import Path
 
-from PIL import Image
-
 from tools.realtools import puml_class, render
 from tools.realtools.corpus import BuildResult, Requires, readable_inputs, unnamed_puml
 from tools.realtools.pymodels import PACKAGES, PageSource, distribution, redraw_kinds
-from tools.realtools.store import keep, next_stem
+from tools.realtools.store import keep, keep_read, next_stem
 
 NAME = "plantuml_class"
 FAMILY = "uml"
@@ -115,10 +113,6 @@ def _build_repo(work: Path, out_dir: Path, result: BuildResult, scale: float) ->
         stems = [next_stem(result, NAME, i) for i in range(len(repo))]
         pngs = render.plantuml([t for t, _ in repo], [work / f"{s}.png" for s in stems],
                                release=release)
-        for stem, png, (text, where) in zip(stems, pngs, repo):
-            gt = {"subset": "repo", "source": NAME, "config": {"release": release},
-                  "input": where}
-            if png is not None:
-                with Image.open(png) as im:
-                    gt = puml_class.document(text, *im.size) | gt
-            keep(result, out_dir, stem, png, gt)
+        items = [(text, {"subset": "repo", "source": NAME, "config": {"release": release},
+                          "input": where}) for text, where in repo]
+        keep_read(result, out_dir, stems, pngs, items, puml_class.document)
