@@ -63,7 +63,7 @@ def _lines(text: str) -> list[str]:
     body = FRONT_MATTER.sub("", text)
     out = []
     for raw in body.splitlines():
-        line = raw.split("%%", 1)[0].strip() if not raw.strip().startswith("%%{") else ""
+        line = raw.split("%%", 1)[0].strip()
         if line:
             out.append(line)
     if not out or out[0] != "erDiagram":

@@ -137,6 +137,8 @@ class _Reader:
         self.notes: set[str] = set()
         self.body: _Box | None = None
         self.packages = 0
+        self.hidden: set[tuple[str | None, str]] = set()
+        """``hide`` statements: (class link name, or None for every class; compartment)."""
 
     def box(self, key: str) -> _Box:
         if "." in key or "::" in key:
@@ -147,14 +149,13 @@ class _Reader:
         text = text.strip()
         if not text or SEPARATOR.match(text):
             return
-        forced = MODIFIERS.findall(text)
+        forced = {f.lower() for f in MODIFIERS.findall(text)}
         text = MODIFIERS.sub("", text).strip()
         if self.icons and text[:1] in "+-#~" and len(text) > 1:
             text = text[1:].strip()
         if "<&" in text or "<$" in text or "<img" in text:
             raise Unsupported(f"icon in member {text!r}")
-        is_method = ("(" in text or "method" in [f.lower() for f in forced]) and \
-            "field" not in [f.lower() for f in forced]
+        is_method = ("(" in text or "method" in forced) and "field" not in forced
         (box.methods if is_method and box.kind != "enum" else box.attributes).append(
             " ".join(text.split()))
 
@@ -174,6 +175,8 @@ class _Reader:
         if IGNORED.match(line):
             return
         if m := HIDE.match(line):
+            who = m.group("who")
+            self.hidden.add((_unquote(who) if who else None, m.group("what").lower()))
             return
         if m := LINK.match(line):
             self.link(m)
@@ -254,11 +257,7 @@ def read(text: str) -> Diagram:
     :class:`Unsupported` for a text outside the constructs this reader knows."""
     icons = not re.search(r"(?im)^\s*skinparam\s+classAttributeIconSize\s+0\s*$", text)
     reader = _Reader(icons)
-    hidden: set[tuple[str | None, str]] = set()
     for st in _statements(text):
-        if (m := HIDE.match(st)) and not IGNORED.match(st):
-            who = m.group("who")
-            hidden.add((_unquote(who) if who else None, m.group("what").lower()))
         reader.statement(st)
     if reader.body is not None or reader.packages:
         raise Unsupported("unclosed body")
@@ -267,7 +266,7 @@ def read(text: str) -> Diagram:
     names = {k: box.name for k, box in reader.boxes.items()}
 
     def gone(key: str, what: set[str]) -> bool:
-        return any(who in (None, key) and w in what for who, w in hidden)
+        return any(who in (None, key) and w in what for who, w in reader.hidden)
 
     classes = [{"name": box.name,
                 "attributes": [] if gone(key, {"members", "attributes", "fields"})
