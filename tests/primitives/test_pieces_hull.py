@@ -13,9 +13,22 @@ def _isa(ink: np.ndarray) -> None:
     """Apex-down triangle, big 'ISA' touching its sides, two lines to the centroid."""
     pts = np.array([[20, 30], [180, 30], [100, 120]], np.int32)
     cv2.polylines(ink, [pts], True, 1, 2)
-    cv2.putText(ink, "ISA", (48, 62), cv2.FONT_HERSHEY_SIMPLEX, 1.5, 1, 3)
+    _bold_isa(ink, 54, 33, 60)
     cv2.line(ink, (0, 50), (100, 60), 1, 2)
     cv2.line(ink, (100, 60), (200, 10), 1, 2)
+
+
+def _bold_isa(ink: np.ndarray, x: int, top: int, base: int) -> None:
+    """Bold letters I, S, A drawn as strokes (not by a font renderer, whose glyphs
+    change between OpenCV releases), from ``top`` to ``base`` starting at ``x``."""
+    mid = (top + base) // 2
+    cv2.line(ink, (x + 3, top), (x + 3, base), 1, 6)
+    s = [[x + 34, top + 2], [x + 16, top], [x + 12, mid - 6], [x + 32, mid + 4],
+         [x + 30, base - 2], [x + 12, base - 1]]
+    cv2.polylines(ink, [np.array(s, np.int32)], False, 1, 5)
+    cv2.polylines(ink, [np.array([[x + 42, base], [x + 54, top], [x + 66, base]],
+                                 np.int32)], False, 1, 5)
+    cv2.line(ink, (x + 47, mid + 8), (x + 61, mid + 8), 1, 4)
 
 
 def test_crossed_labelled_triangle_restored_by_hull():
