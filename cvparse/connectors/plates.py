@@ -94,8 +94,10 @@ def _local_paper(inv: Inventory, phantoms: set[int] = frozenset(), step: int = 4
     small = cv2.resize(inv.image, (sw, sh), interpolation=cv2.INTER_AREA)
     page = small.copy()
     for shape in (s for k, s in enumerate(inv.shapes) if k not in phantoms):
-        x1, y1, x2, y2 = (int(v) // step for v in shape.bbox)
-        x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
+        # the far sides rounded up: a ring cell must hold no outline pixel
+        x1, y1 = int(shape.bbox[0]) // step, int(shape.bbox[1]) // step
+        x2, y2 = -(-int(shape.bbox[2]) // step), -(-int(shape.bbox[3]) // step)
+        x2, y2 = min(sw, max(x2, x1 + 1)), min(sh, max(y2, y1 + 1))
         a, b, c, d = max(0, x1 - 1), max(0, y1 - 1), min(sw, x2 + 1), min(sh, y2 + 1)
         ring = np.ones((d - b, c - a), bool)
         ring[y1 - b:y2 - b, x1 - a:x2 - a] = False

@@ -1,10 +1,12 @@
 """Connector tracing on tiny synthetic drawings: crossings, dashes, dots, bends, T-junctions."""
 
+import dataclasses
+
 import cv2
 import numpy as np
 
 from cvparse.connectors.lines import Connector, End
-from cvparse.connectors.plates import label_plates
+from cvparse.connectors.plates import _local_paper, label_plates
 from cvparse.connectors.gaps import bridge_gaps
 from cvparse.connectors.joins import join_crossings
 from cvparse.connectors.trace import _chain, _Piece, _vertices_on, trace_connectors
@@ -397,3 +399,17 @@ def test_a_head_the_halo_set_apart_from_its_line_is_one_piece_of_the_mask():
     assert len(inv.shapes) == 2
     between = connector_mask(inv)[:, 125:295].astype(np.uint8)
     assert components(between, 8)[0] - 1 == 1
+
+
+def test_paper_under_a_node_is_the_paper_round_it_not_its_outline():
+    # The box's right and bottom sides end inside a coarse cell of the paper map; an
+    # arrowhead darkens the cells above it.  The cells round the box must be paper only,
+    # or the box is painted grey and the white round the arrowhead reads as a tint.
+    rgb = _page(300, 300)
+    cv2.rectangle(rgb, (100, 230), (200, 280), INK, 2)
+    cv2.line(rgb, (150, 20), (150, 218), INK, 2)
+    cv2.fillPoly(rgb, [np.array([[143, 216], [157, 216], [150, 229]], np.int32)], INK)
+    inv = build_inventory(rgb, ocr=False)
+    assert len(inv.shapes) == 1
+    inv = dataclasses.replace(inv, scale=Scale(stroke=3.0, text_height=10.0))
+    assert int(_local_paper(inv)[232:278, 104:196].min()) == 255
