@@ -5,8 +5,9 @@ under ``cvparse.image.MAX_PIXELS``) by tiling committed fixture diagrams, each e
 fill its cell, so the parse meets real shapes, lines and text at every stage; writes it as
 PNG to a temporary folder and parses it in a fresh child process, as one batch worker
 would.  The child samples its own resident set every 20 ms and records when each stage of
-:func:`cvparse.pipeline.parse` starts and ends (load, nodes, trace, assemble), and
-reports the peak of each stage and its ``ru_maxrss``.
+:func:`cvparse.pipeline.parse` starts and ends (``STAGES``: loading, ruling removal, page
+making, the primitives inventory, connectors, assembly), and reports the peak of each
+stage and its ``ru_maxrss``.
 
     python -m benchmarks.memory            # prints the table; --json FILE keeps it
 
@@ -32,9 +33,11 @@ from benchmarks._common import FIXTURES, format_table, run_metadata
 LIMIT_MB = 1536
 TILES = ("flowchart/dev/flowchart_dev_0000.jpg", "er/dev/er_dev_0000.png",
          "uml/dev/uml_dev_0000_s10.png", "topology/dev/topology_dev_0000.png")
-STAGES = {"load": "load_image", "nodes": "build_inventory", "trace": "trace_connectors",
+STAGES = {"load": "load_image", "rulings": "erase_rulings", "page": "make_page",
+          "primitives": "build_inventory", "connectors": "build_connectors",
           "assemble": "assemble"}
-"""Stage name -> the function of ``cvparse.pipeline`` timed as that stage."""
+"""Stage name -> the function of ``cvparse.pipeline`` timed as that stage (in the order
+the parse calls them; a name the pipeline no longer has is an error, not a silent gap)."""
 
 
 def make_page(path: Path, width: int, height: int, grid: tuple[int, int],
@@ -80,24 +83,35 @@ def child(path: str) -> dict:
             stop.wait(0.02)
 
     def timed(stage: str, fn):
-        def wrapper(*args, **kwargs):
+        def wrapper(*args, **kwargs):  # a sample at each end too: a stage may be short
             start = time.perf_counter()
+            samples.append((start, _rss_mb()))
             try:
                 return fn(*args, **kwargs)
             finally:
-                spans.setdefault(stage, [start, 0.0])[1] = time.perf_counter()
+                end = time.perf_counter()
+                samples.append((end, _rss_mb()))
+                spans.setdefault(stage, [start, 0.0])[1] = end
         return wrapper
 
+    missing = [name for name in STAGES.values() if not callable(getattr(pipeline, name, None))]
+    if missing:
+        raise SystemExit(f"cvparse.pipeline has no {', '.join(missing)}: update STAGES")
+    originals = {name: getattr(pipeline, name) for name in STAGES.values()}
     for stage, name in STAGES.items():
-        setattr(pipeline, name, timed(stage, getattr(pipeline, name)))
+        setattr(pipeline, name, timed(stage, originals[name]))
     before = _rss_mb()
     thread = threading.Thread(target=poll, daemon=True)
     thread.start()
     t0 = time.perf_counter()
-    result = pipeline.parse(path)
-    seconds = time.perf_counter() - t0
-    stop.set()
-    thread.join()
+    try:
+        result = pipeline.parse(path)
+    finally:
+        seconds = time.perf_counter() - t0
+        stop.set()
+        thread.join()
+        for name, fn in originals.items():
+            setattr(pipeline, name, fn)
     peaks = {stage: max((mb for t, mb in samples if a <= t <= b), default=0.0)
              for stage, (a, b) in spans.items()}
     doc = json.loads(result.to_json()) if result.document is not None else {}
@@ -132,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     mp = args.width * args.height / 1e6
-    rows_out = [[stage, f"{mb:.0f}"] for stage, mb in r["stage_peak_mb"].items()]
+    rows_out = [[stage, f"{r['stage_peak_mb'][stage]:.0f}"] for stage in STAGES
+                if stage in r["stage_peak_mb"]]
     rows_out.append(["whole parse (ru_maxrss)", f"{r['ru_maxrss_mb']:.0f}"])
     print(format_table(["stage", "peak RSS MB"], rows_out,
                        f"{args.width}x{args.height} page ({mp:.1f} MP, {cols}x{rows} fixture "

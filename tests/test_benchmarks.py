@@ -204,3 +204,19 @@ def test_engine_estimate_is_capped_by_the_engine_ceiling():
     assert compute["limited_by"] == "workers" and compute["images_per_s"] == 2000.0
     capped = estimate(2.0, ceiling=300.0, workers=1000)
     assert capped["limited_by"] == "engine" and capped["images_per_s"] == 300.0
+
+
+def test_memory_benchmark_times_every_stage_the_parse_runs(tmp_path):
+    """Each stage ``benchmarks.memory`` names is a pipeline function the parse calls (a
+    renamed stage would leave no peak), and the pipeline is left as it was."""
+    import cvparse.pipeline as pipeline
+    from benchmarks import memory
+
+    before = {name: getattr(pipeline, name) for name in memory.STAGES.values()}
+    page = tmp_path / "page.png"
+    memory.make_page(page, 900, 600, (2, 1))
+    r = memory.child(str(page))
+    assert list(r["stage_peak_mb"]) and set(r["stage_peak_mb"]) == set(memory.STAGES)
+    assert all(mb > 0 for mb in r["stage_peak_mb"].values())
+    assert r["ru_maxrss_mb"] >= r["sampled_peak_mb"] * 0.9
+    assert {name: getattr(pipeline, name) for name in memory.STAGES.values()} == before

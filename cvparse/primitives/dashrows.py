@@ -264,12 +264,13 @@ def run_gaps(found: set[int],
     """The ``others`` lying in a row of line pieces ``found`` with a piece on either side,
     each at most about one pitch (the distance between neighbouring pieces) away, that
     make no word with any of the ``glyphs``: where two lines cross, their pieces merge.
-    (A letter a dashed line crosses has letters beside it.)"""
-    if not others:
+    (A letter a dashed line crosses has letters beside it.)  No rows, no gaps: ``found``
+    may be left empty by the dashes taken back as letters (``in_words``)."""
+    ids = sorted(i for i in found if i in pieces)
+    if not others or not ids:
         return set()
     boxes = stats[:, :4].astype(float).copy()
     boxes[:, 2:] += boxes[:, :2]
-    ids = sorted(found)
     pts = np.array([[pieces[i][0], pieces[i][1]] for i in ids])
     d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
     np.fill_diagonal(d, np.inf)
@@ -356,6 +357,8 @@ def extend_runs(found: set[int],
         if np.abs((rp - centre) @ vt[1]).max() > tol:
             continue  # not one straight row
         pitch = float(np.median(np.diff(np.sort(pos))))
+        if pitch <= 0:
+            continue  # most pieces lie on top of one another: no pitch to carry on by
         dots = all(pieces[ids[k]][3] is None for k in members)
         size = float(np.median([pieces[ids[k]][2] for k in members]))
         cand = []

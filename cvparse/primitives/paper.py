@@ -44,39 +44,81 @@ def background_colour(rgb: np.ndarray) -> tuple[int, int, int]:
     return tuple(int(v) for v in np.median(sel, axis=0))
 
 
+BAND_PIXELS = 1 << 20
+"""Pixels per row band of the page-sized computations done band by band (a few MB of
+float32 temporaries at a time instead of several page-sized ones)."""
+
+
+def row_bands(height: int, width: int) -> list[slice]:
+    """Row slices covering ``height`` rows of ``width`` pixels, about ``BAND_PIXELS``
+    each (one slice for a small image)."""
+    rows = max(1, BAND_PIXELS // max(1, width))
+    return [slice(y, min(height, y + rows)) for y in range(0, height, rows)]
+
+
 def colour_distance(rgb: np.ndarray, ref: np.ndarray | tuple) -> np.ndarray:
-    """Euclidean RGB distance of every pixel to ``ref`` (a colour or an image), float32."""
+    """Euclidean RGB distance of every pixel to ``ref`` (a colour or an image), float32.
+
+    Computed in row bands, so a page takes one float32 result and a band's temporaries,
+    not three float copies of the page; every pixel's value is the same as at once."""
     ref_arr = np.asarray(ref)
     if (rgb.dtype == np.uint8 and rgb.ndim == 3 and rgb.shape[-1] == 3
-            and (ref_arr.dtype == np.uint8
-                 or (ref_arr.shape == (3,) and np.array_equal(ref_arr, np.round(ref_arr))
-                     and ref_arr.min() >= 0 and ref_arr.max() <= 255))):
-        return _uint8_distance(rgb, ref_arr.astype(np.uint8))
-    d = rgb.astype(np.float32) - np.asarray(ref, dtype=np.float32)
-    return np.sqrt((d * d).sum(axis=-1))
+            and (ref_arr.dtype == np.uint8 or _half_steps(ref_arr))):
+        return _uint8_distance(rgb, ref_arr if ref_arr.dtype == np.uint8 else
+                               ref_arr.astype(np.float32))
+    ref32 = np.asarray(ref, dtype=np.float32)
+    if rgb.ndim < 2 or not rgb.shape[0] or (ref32.ndim > 1 and ref32.shape != rgb.shape):
+        d = rgb.astype(np.float32) - ref32
+        return np.sqrt((d * d).sum(axis=-1))
+    out = np.empty(rgb.shape[:-1], np.float32)
+    for band in row_bands(rgb.shape[0], int(np.prod(rgb.shape[1:-1]))):
+        d = rgb[band].astype(np.float32)
+        d -= ref32[band] if ref32.ndim > 1 else ref32  # the same roundings as d = a - b
+        d *= d
+        np.sqrt(d.sum(axis=-1), out=out[band])
+    return out
+
+
+def _half_steps(ref: np.ndarray) -> bool:
+    """Whether ``ref`` is one colour of 0-255 channels in steps of a half: its squared
+    differences to 8-bit values are exact in float32 (multiples of 1/4 below 2**16), and
+    so are their sums, whatever the order of the additions."""
+    return bool(ref.shape == (3,) and ref.dtype.kind in "iuf"
+                and np.array_equal(2 * ref, np.round(2 * ref))
+                and ref.min() >= 0 and ref.max() <= 255)
 
 
 def _uint8_distance(rgb: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """``colour_distance`` of uint8 colours, bit-identical and several times faster.
+    """``colour_distance`` of uint8 colours (or of one colour in half steps), bit-identical
+    and several times faster, in row bands.
 
-    Squared channel differences of 8-bit colours are integers below 2**18, so float32
-    holds each square and their sum exactly whatever the order of the additions; the
-    square root is then the same correctly rounded float32 value.
+    Squared channel differences of 8-bit colours are integers below 2**18 (of a colour
+    in half steps, quarters below 2**16), so float32 holds each square and their sum
+    exactly whatever the order of the additions; the square root is then the same
+    correctly rounded float32 value.
     """
+    h, w = rgb.shape[:2]
+    out = np.empty((h, w), np.float32)
     if not rgb.size:
-        return np.zeros(rgb.shape[:2], np.float32)
+        return out
     if ref.ndim == 1:
         # One colour: the squared differences of each channel's 256 values, looked up
-        # (exact integers in float32), summed over the channels (exact below 2**24).
+        # (exact in float32), summed over the channels (exact below 2**24).
         squares = (np.arange(256, dtype=np.float32)[:, None] - ref.astype(np.float32)) ** 2
-        sq = cv2.LUT(rgb, squares.reshape(256, 1, 3))
-        total = cv2.transform(sq, np.ones((1, 3), np.float32)).reshape(rgb.shape[:2])
-        return np.sqrt(total, out=total)
-    diff = cv2.absdiff(rgb, np.ascontiguousarray(ref)).astype(np.float32)
-    cv2.multiply(diff, diff, dst=diff)
-    sq = diff[..., 0] + diff[..., 1]
-    sq += diff[..., 2]
-    return np.sqrt(sq, out=sq)
+        table = squares.reshape(256, 1, 3)
+        ones = np.ones((1, 3), np.float32)
+        for band in row_bands(h, w):
+            sq = cv2.LUT(rgb[band], table)
+            total = cv2.transform(sq, ones).reshape(sq.shape[:2])
+            np.sqrt(total, out=out[band])
+        return out
+    for band in row_bands(h, w):
+        diff = cv2.absdiff(rgb[band], np.ascontiguousarray(ref[band])).astype(np.float32)
+        cv2.multiply(diff, diff, dst=diff)
+        sq = diff[..., 0] + diff[..., 1]
+        sq += diff[..., 2]
+        np.sqrt(sq, out=out[band])
+    return out
 
 
 def paper_map(rgb: np.ndarray, kernel: int, gray: bool | None = None) -> np.ndarray:
@@ -302,18 +344,34 @@ def _tint_palette(fills: np.ndarray, bg: np.ndarray, thr: float) -> np.ndarray:
     """The light tints (``TINT_CONTRAST``) that cover an area of a paper map, K x 3."""
     n = fills.shape[0] * fills.shape[1]
     if is_gray(fills):  # one channel holds the counts: 64 bins, not 64 ** 3
-        counts = np.bincount((np.ascontiguousarray(fills[..., 0]) // 4).ravel(), minlength=64)
+        counts = _quantised_counts(fills, gray=True)
         big = np.nonzero(counts >= max(64, FILL_SHARE * n))[0]
         colours = np.stack([big, big, big], axis=1).astype(np.float32)
     else:
-        q = (fills.reshape(-1, 3) // 4).astype(np.int32)
-        keys = q[:, 0] * 4096 + q[:, 1] * 64 + q[:, 2]
-        counts = np.bincount(keys, minlength=64 ** 3)
+        counts = _quantised_counts(fills)
         big = np.nonzero(counts >= max(64, FILL_SHARE * n))[0]
         colours = np.stack([big // 4096, big // 64 % 64, big % 64], axis=1).astype(np.float32)
     colours = colours * 4 + 1.5
     d = np.linalg.norm(colours - bg, axis=1)
     return colours[(d > thr) & (d <= TINT_CONTRAST * thr)]
+
+
+def _quantised_counts(image: np.ndarray, gray: bool = False) -> np.ndarray:
+    """How many pixels of a uint8 RGB image fall in each colour bin of 4 levels a channel:
+    ``64 ** 3`` counts indexed ``r * 4096 + g * 64 + b`` of the quantised channels (with
+    ``gray``, 64 counts of the first channel).  Counted in row bands, so the bin keys of
+    the page are never all held at once (as 64-bit integers, which ``np.bincount``
+    takes)."""
+    h, w = image.shape[:2]
+    counts = np.zeros(64 if gray else 64 ** 3, np.int64)
+    for band in row_bands(h, w):
+        if gray:
+            keys = (image[band, :, 0] // 4).ravel()
+        else:
+            q = (image[band].reshape(-1, 3) // 4).astype(np.int32)
+            keys = q[:, 0] * 4096 + q[:, 1] * 64 + q[:, 2]
+        counts += np.bincount(keys, minlength=counts.size)
+    return counts
 
 
 _GRAY_DISTANCE = np.sqrt((3 * np.arange(256) ** 2).astype(np.float32))
@@ -414,9 +472,7 @@ def fill_palette(fills: np.ndarray, background: tuple[int, int, int], min_step: 
     """The colours (K x 3, commonest first) that cover an area of a wide paper map and lie
     more than ``min_step`` from the page colour: the fills of shapes."""
     n = fills.shape[0] * fills.shape[1]
-    q = (fills.reshape(-1, 3) // 4).astype(np.int32)
-    keys = q[:, 0] * 4096 + q[:, 1] * 64 + q[:, 2]
-    counts = np.bincount(keys, minlength=64 ** 3)
+    counts = _quantised_counts(fills)
     big = np.nonzero(counts >= max(64, FILL_SHARE * n))[0]
     big = big[np.argsort(-counts[big], kind="stable")]
     colours = np.stack([big // 4096, big // 64 % 64, big % 64], axis=1).astype(np.float32)
@@ -457,9 +513,7 @@ def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int
     palette = fill_palette(fills, background, min_step)
     if not len(palette):
         return out
-    n, labels = cv2.connectedComponents((~ink).view(np.uint8), connectivity=4)
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    open_paper = np.isin(labels, edge[edge > 0])
+    open_paper = _open_paper(ink)
     page = colour_distance(rgb, background)
     for colour in palette:
         step = float(np.linalg.norm(colour - bg))
@@ -469,9 +523,10 @@ def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int
         # the fill's own noise (JPEG) leaves specks off its colour: no ring round those
         own = cv2.morphologyEx(own, cv2.MORPH_CLOSE, kernel)
         k, parts, stats, _ = cv2.connectedComponentsWithStats(own, connectivity=4)
+        del own
         # open: most of its paper joins the page's (a halo pixel past a closed border
         # may match the fill's colour too, on the page's side)
-        opened = np.bincount(parts[open_paper].ravel(), minlength=k)
+        opened = _label_counts(parts, open_paper, k)
         leaky = np.nonzero(2 * opened[:k] > stats[:, cv2.CC_STAT_AREA])[0]
         leaky = leaky[leaky > 0]
         # a box holds a line of text with a margin: a label's plate is lower
@@ -479,21 +534,72 @@ def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int
                       & (stats[leaky, cv2.CC_STAT_WIDTH] >= min_height)]
         if not leaky.size:
             continue
-        own = np.isin(parts, leaky).view(np.uint8)
+        own = _labelled(parts, leaky, k)
         ring = cv2.dilate(own, kernel) > own
         # a box has a border, however faint: the ring is mostly off the page's colour;
         # a label's plate, set straight on the page, is ringed by the page itself
         drawn = ring & (page >= 0.5 * step)
-        near = cv2.dilate(parts.astype(np.float32), kernel)  # each ring pixel's part
-        counts = np.bincount(near[ring].astype(np.int64), minlength=k)
-        inked = np.bincount(near[drawn].astype(np.int64), minlength=k)
+        counts, inked = _ring_counts(parts, ring, drawn, kernel, k)
         bordered = [i for i in leaky if inked[i] >= BORDERED_SHARE * max(1, counts[i])]
         if not bordered:
             continue
-        own = np.isin(parts, bordered).view(np.uint8)
+        own = _labelled(parts, np.asarray(bordered), k)
+        del parts
         ring = cv2.dilate(own, kernel) > own
         between = ~own.view(bool) & (page >= OUTLINE_SHARE * step)
         for _ in range(reach - 1):
             ring |= (cv2.dilate(ring.view(np.uint8), kernel).view(bool) & between)
         out |= ring
     return out
+
+
+def _open_paper(ink: np.ndarray) -> np.ndarray:
+    """The pixels off ``ink`` that join the image border through pixels off ``ink``
+    (4-connected): the page's paper and every fill left open to it.  The label map is
+    dropped once read."""
+    n, labels = cv2.connectedComponents((~ink).view(np.uint8), connectivity=4)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    table = np.zeros(n, bool)
+    table[edge[edge > 0]] = True
+    return _labelled(labels, table).view(bool)
+
+
+def _labelled(labels: np.ndarray, which: np.ndarray, n: int | None = None) -> np.ndarray:
+    """uint8 mask (0/1) of the pixels of a label map whose label is one of ``which`` (a
+    boolean table by label, or ``n`` labels' indices), looked up band by band so that no
+    page-sized index array is made."""
+    if n is not None:
+        table = np.zeros(n, bool)
+        table[which] = True
+        which = table
+    lut = which.view(np.uint8)
+    out = np.empty(labels.shape, np.uint8)
+    for band in row_bands(*labels.shape):
+        np.take(lut, labels[band], out=out[band])
+    return out
+
+
+def _label_counts(labels: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+    """``np.bincount(labels[mask], minlength=n)``, counted band by band."""
+    counts = np.zeros(n, np.int64)
+    for band in row_bands(*labels.shape):
+        counts += np.bincount(labels[band][mask[band]], minlength=n)[:n]
+    return counts
+
+
+def _ring_counts(parts: np.ndarray, ring: np.ndarray, drawn: np.ndarray,
+                 kernel: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each label of ``parts``: how many pixels of ``ring`` and of ``drawn`` (a part
+    of the ring) lie beside it, each pixel counted for the largest label among its
+    ``kernel`` neighbours.  The neighbours' labels are taken band by band with a row of
+    the bands next to it (the kernel reaches one row), the same as over the whole map."""
+    h = parts.shape[0]
+    counts = np.zeros(n, np.int64)
+    inked = np.zeros(n, np.int64)
+    for band in row_bands(*parts.shape):
+        y0, y1 = max(0, band.start - 1), min(h, band.stop + 1)
+        near = cv2.dilate(parts[y0:y1].astype(np.float32), kernel)
+        near = near[band.start - y0:band.stop - y0]
+        counts += np.bincount(near[ring[band]].astype(np.int64), minlength=n)[:n]
+        inked += np.bincount(near[drawn[band]].astype(np.int64), minlength=n)[:n]
+    return counts, inked

@@ -106,14 +106,18 @@ def unite(regions: list[Region], reach: int) -> Region:
     return region_from_mask(m, x1, y1, sum(r.paper_area for r in regions))
 
 
-def _on_page(region: Region, size: tuple[int, int]) -> Region:
+def _on_page(region: Region, size: tuple[int, int]) -> Region | None:
     """``region`` cut to the page of ``size`` (h, w): a union dilated and eroded back at the
-    page's edge can keep a pixel beyond it, which the page's arrays do not have."""
+    page's edge can keep a pixel beyond it, which the page's arrays do not have.  None
+    when nothing of it is on the page (the one pixel :func:`unite` keeps of a union that
+    opened away entirely may lie in the margin beyond the edge)."""
     h, w = size
     x1, y1, x2, y2 = region.bbox
     if x1 >= 0 and y1 >= 0 and x2 <= w and y2 <= h:
         return region
     m = region.filled[max(0, -y1):h - y1, max(0, -x1):w - x1]
+    if not m.any():
+        return None
     return region_from_mask(m, max(0, x1), max(0, y1), region.paper_area)
 
 
@@ -147,6 +151,8 @@ def joined_pieces(pieces: list[Region], size: tuple[int, int], stroke: float,
             for j in cands:
                 r = _on_page(unite([pieces[m] for m in members] + [pieces[j]], reach),
                              size)
+                if r is None:  # no shape on the page: nothing to join
+                    continue
                 k, f = _fit(r)
                 if f > fit + 0.005 and (best is None or f > best[2]):
                     best = (j, r, f, k)

@@ -75,3 +75,43 @@ def test_a_pale_box_becomes_a_shape():
     rgb = _pale_box(*PALE_CASES[0])
     shapes = build_inventory(rgb, ocr=False).shapes
     assert [s.kind for s in shapes] == ["rect"]
+
+
+@pytest.mark.parametrize("page,fill,border,inner", PALE_CASES)
+def test_rings_and_page_ink_are_the_same_band_by_band(monkeypatch, page, fill, border, inner):
+    """Row bands a few rows high (label lookups, counts, the ring's neighbour labels,
+    colour distances) give exactly the masks of one band over the whole image."""
+    from cvparse.primitives import paper as paper_mod
+
+    rgb = _pale_box(page, fill, border, inner)
+    rgb[95:110, 20:60] = fill  # a second fill, open to the page, across band edges
+    whole = page_ink(rgb)
+    monkeypatch.setattr(paper_mod, "BAND_PIXELS", 3 * rgb.shape[1] + 7)
+    banded = page_ink(rgb)
+    assert whole[2].any()
+    for a, b in zip(whole[:3], banded[:3]):
+        assert np.array_equal(a, b)
+    assert whole[3] == banded[3]
+
+
+def test_banded_label_steps_match_the_whole_map_formulas(monkeypatch):
+    import cv2
+
+    from cvparse.primitives import paper as paper_mod
+
+    rng = np.random.default_rng(2)
+    parts = rng.integers(0, 40, (23, 31)).astype(np.int32)
+    ring = rng.random(parts.shape) < 0.4
+    drawn = ring & (rng.random(parts.shape) < 0.5)
+    mask = rng.random(parts.shape) < 0.5
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    near = cv2.dilate(parts.astype(np.float32), kernel)
+    monkeypatch.setattr(paper_mod, "BAND_PIXELS", 2 * parts.shape[1])
+    counts, inked = paper_mod._ring_counts(parts, ring, drawn, kernel, 40)
+    assert np.array_equal(counts, np.bincount(near[ring].astype(np.int64), minlength=40))
+    assert np.array_equal(inked, np.bincount(near[drawn].astype(np.int64), minlength=40))
+    assert np.array_equal(paper_mod._label_counts(parts, mask, 40),
+                          np.bincount(parts[mask], minlength=40))
+    which = np.array([3, 17, 39])
+    assert np.array_equal(paper_mod._labelled(parts, which, 40),
+                          np.isin(parts, which).view(np.uint8))

@@ -170,3 +170,24 @@ def test_colour_distance_to_one_colour_on_views_rows_and_pixels():
             fast, plain = colour_distance(part, ref), plain_distance(part, ref)
             assert fast.shape == part.shape[:2] and fast.dtype == np.float32
             assert np.array_equal(fast.view(np.uint32), plain.view(np.uint32))
+
+
+def test_colour_distance_in_row_bands_is_bit_identical(monkeypatch):
+    """Band by band (many bands here) the distances are those of the whole-image formula,
+    for colour refs in half steps (the fill palette's), other float refs, image refs and
+    float images."""
+    from cvparse.primitives import paper
+
+    monkeypatch.setattr(paper, "BAND_PIXELS", 150)
+    rng = np.random.default_rng(5)
+    rgb = rng.integers(0, 256, (29, 61, 3), dtype=np.uint8)
+    other = rng.integers(0, 256, rgb.shape, dtype=np.uint8)
+    assert len(paper.row_bands(*rgb.shape[:2])) > 10
+    for img, ref in ((rgb, (37.5, 101.5, 254.5)), (rgb, np.array([0.5, 0.0, 255.0])),
+                     (rgb, np.array([12.3, 200.0, 7.7])), (rgb, other),
+                     (rgb, (-3.0, 260.0, 9.0)), (rgb.astype(np.float32) / 3, (1.5, 2, 3)),
+                     (rgb.astype(np.float32), other.astype(np.float32)),
+                     (rgb[None, 3, :5], (255, 255, 255))):
+        fast, plain = colour_distance(img, ref), plain_distance(img, ref)
+        assert fast.shape == plain.shape and fast.dtype == plain.dtype == np.float32
+        assert np.array_equal(fast.view(np.uint32), plain.view(np.uint32)), ref

@@ -180,3 +180,18 @@ def test_labelled_box_crossed_by_a_connector_is_found_by_the_inventory(line):
     assert len(boxes) == 1
     x1, y1, x2, y2 = boxes[0].bbox
     assert abs(x1 - 145) <= 3 and abs(x2 - 285) <= 3 and abs(y1 - 70) <= 3 and abs(y2 - 116) <= 3
+
+
+def test_a_union_left_only_beyond_the_page_is_no_region():
+    """``unite`` keeps one pixel of a union that opened away, in the margin it grew into;
+    cut to the page, nothing is left (the fuzz reproducer
+    ``pieces_union_wholly_past_page_edge.bin`` raised from ``region_from_mask``)."""
+    from cvparse.primitives.pieces import _on_page
+    from cvparse.primitives.regions import region_from_mask
+
+    beyond = region_from_mask(np.ones((1, 1), bool), -2, 53, 1)
+    assert _on_page(beyond, (90, 128)) is None
+    below = region_from_mask(np.ones((2, 3), bool), 10, 90, 6)
+    assert _on_page(below, (90, 128)) is None
+    edge = region_from_mask(np.ones((2, 3), bool), -1, 5, 6)
+    assert _on_page(edge, (90, 128)).bbox == (0, 5, 2, 7)
