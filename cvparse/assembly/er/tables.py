@@ -124,6 +124,21 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     return tables
 
 
+def table_boxes(inv: Inventory) -> list[tuple[int, int, int, int]]:
+    """The outline of every stack of two rows or more (:func:`cell_stacks`): the ink
+    inside it is the table's, whatever its cells were found as.  A cell drawn empty and
+    unfilled is no shape of its own, and its borders would be traced as lines along
+    the table's side."""
+    out = []
+    for rows in cell_stacks(inv):
+        if len(rows) < 2:
+            continue
+        b = np.array([inv.shapes[i].bbox for r in rows for i in r])
+        out.append((int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()),
+                    int(b[:, 3].max())))
+    return out
+
+
 def _unlike_fill(rgb: np.ndarray, fill: np.ndarray) -> np.ndarray:
     """Pixels of a cell crop that stand out from the cell's own ``fill`` (its median
     colour).

@@ -2,6 +2,7 @@
 
 import os
 
+import numpy as np
 import pytest
 
 from cvparse.assembly.er.tables import _DERIVED
@@ -125,3 +126,30 @@ def test_a_row_that_lost_a_cell_still_stacks_in_its_table():
     assert _aligned(name, row, 5) and _aligned(row, partial, 5)
     assert not _aligned(row, (200, 64, 400, 90), 5)  # a box off to one side
     assert not _aligned(row, (100, 64, 200, 90), 5)  # neither side shared
+
+
+def _cell(box, label=""):
+    from cvparse.primitives.items import Shape
+    from cvparse.primitives.regions import Region
+
+    x1, y1, x2, y2 = box
+    r = Region(bbox=box, filled=np.ones((y2 - y1, x2 - x1), bool),
+               paper_area=(y2 - y1) * (x2 - x1),
+               contour=np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]))
+    return Shape(kind="rect", bbox=box, interior=r, outer=r, label=label)
+
+
+def _cells_inv(shapes):
+    from cvparse.primitives.items import Inventory, Scale
+
+    return Inventory(width=400, height=300, scale=Scale(stroke=1, text_height=16),
+                     background=(255, 255, 255), shapes=list(shapes), texts=[])
+
+
+def test_a_stack_of_rows_clears_its_whole_outline():
+    from cvparse.assembly.er.tables import table_boxes
+
+    # (cells as their insides: a border apart)
+    inv = _cells_inv([_cell((100, 50, 220, 74), "Account"), _cell((100, 76, 180, 160), "id"),
+                      _cell((182, 76, 220, 160)), _cell((300, 50, 360, 80), "Lone")])
+    assert table_boxes(inv) == [(100, 50, 220, 160)]
