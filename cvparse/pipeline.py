@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .assembly.er.tables import table_boxes
+from .assembly.er.tables import shadowless_ink, table_boxes
 from .assembly.kind import assemble, graph_kind
 from .connectors.lines import Connector
 from .connectors.stage import build as build_connectors
@@ -154,8 +154,8 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
         connectors = build_connectors(inv, ink=dark_ink(inv),
                                       clear=[b.bbox for b in uml_boxes(inv)])
     elif kind == "er" and (tables := table_boxes(inv)):
-        # a table's own borders are no lines, whatever its cells were found as
-        connectors = build_connectors(inv, clear=tables)
+        # drop shadows behind tables are no lines, nor are the tables' own borders
+        connectors = build_connectors(inv, ink=shadowless_ink(inv, tables), clear=tables)
     else:
         connectors = build_connectors(inv)
     if guessed == "flowchart":

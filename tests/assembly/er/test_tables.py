@@ -146,6 +146,20 @@ def _cells_inv(shapes):
                      background=(255, 255, 255), shapes=list(shapes), texts=[])
 
 
+def test_thin_unlabelled_bands_beside_a_table_are_its_shadow():
+    from cvparse.assembly.er.tables import TableEntity, shadow_pieces
+
+    inv = _cells_inv([_cell((100, 50, 220, 74), "Account"),      # 0 name row
+                      _cell((100, 73, 220, 160), "id"),          # 1 attribute row
+                      _cell((219, 54, 226, 164)),                # 2 shadow, right side
+                      _cell((104, 159, 226, 166)),               # 3 shadow, bottom side
+                      _cell((300, 54, 307, 164)),                # 4 thin, far off
+                      _cell((219, 180, 226, 290)),               # 5 thin, beside nothing
+                      _cell((221, 60, 340, 72), "x")])           # 6 labelled
+    table = TableEntity(shapes=[0, 1], name="Account")
+    assert shadow_pieces(inv, [table]) == {2: 0, 3: 0}
+
+
 def test_a_stack_of_rows_clears_its_whole_outline():
     from cvparse.assembly.er.tables import table_boxes
 
@@ -153,3 +167,22 @@ def test_a_stack_of_rows_clears_its_whole_outline():
     inv = _cells_inv([_cell((100, 50, 220, 74), "Account"), _cell((100, 76, 180, 160), "id"),
                       _cell((182, 76, 220, 160)), _cell((300, 50, 360, 80), "Lone")])
     assert table_boxes(inv) == [(100, 50, 220, 160)]
+
+
+def test_a_light_shadow_along_a_table_is_no_ink_but_a_light_line_across_it_is():
+    import cv2
+
+    from cvparse.assembly.er.tables import shadowless_ink
+    from cvparse.primitives.inventory import build_inventory
+
+    rgb = np.full((200, 320, 3), 255, np.uint8)
+    cv2.rectangle(rgb, (104, 44), (225, 165), (170, 170, 170), -1)  # the shadow, offset
+    cv2.rectangle(rgb, (100, 40), (220, 160), (255, 255, 255), -1)
+    cv2.rectangle(rgb, (100, 40), (220, 160), (0, 0, 0), 2)
+    cv2.line(rgb, (226, 100), (310, 100), (170, 170, 170), 3)  # a light line leaving it
+    inv = build_inventory(rgb, ocr=False)
+    assert inv.ink[120, 223] and inv.ink[163, 160]
+    kept = shadowless_ink(inv, [(100, 40, 221, 161)])
+    assert not kept[120, 223] and not kept[163, 160]  # the shadow's right and bottom bands
+    assert kept[100, 230] and kept[100, 300]          # the line, beside the table and away
+    assert kept[40, 160] and kept[100, 100]           # the table's own border
