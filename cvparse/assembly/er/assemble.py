@@ -67,7 +67,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
             links.append(Link(a, b, ln.points, ln.style))
     if any(t.types for t in tables):  # schema tables: labels sit between line and box
         under, claimed = under_text_links(inv, connectors, head)
-        links += under + loose_end_links(inv, connectors, head, claimed)
+        links += under + loose_end_links(inv, connectors, head, claimed, links + under)
     for i in relationship_attribute_boxes(links, role, table_of):
         role[i] = "attribute"
     for i in split_diamonds(inv):
