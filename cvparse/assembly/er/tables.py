@@ -151,7 +151,8 @@ def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np
     a line running round the table that joins the lines ending there.  Light ink (not in
     the strong ink, :func:`~cvparse.primitives.classboxes.dark_ink`) within
     ``SHADOW_BAND`` text heights of a table's side that runs along that side for a text
-    height or more is dropped; a light line that crosses the side keeps its pixels."""
+    height or more, from the table's border on, is dropped; a light line that crosses
+    the side, or runs beside it with paper between, keeps its pixels."""
     ink = inv.ink
     if inv.image is None or not boxes:
         return ink
@@ -172,7 +173,19 @@ def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np
             sides[ys, max(0, x - band):min(w, x + band + 1)] = True
         for y in (y1, y2):
             ends[max(0, y - band):min(h, y + band + 1), xs] = True
-    return ink & ~((upright & sides) | (flat & ends))
+    shade = ((upright & sides) | (flat & ends)).astype(np.uint8)
+    # A shadow starts at the table's border; a light line running beside the table, with
+    # paper between, is no shadow.
+    touch = np.zeros_like(ink)
+    reach = int(round(inv.scale.stroke)) + 2
+    for x1, y1, x2, y2 in boxes:
+        touch[max(0, y1 - reach):min(h, y2 + reach + 1),
+              max(0, x1 - reach):min(w, x2 + reach + 1)] = True
+    n, labels = cv2.connectedComponents(shade, connectivity=8)
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[touch & shade.astype(bool)])] = True
+    keep[0] = False
+    return ink & ~keep[labels]
 
 
 def _unlike_fill(rgb: np.ndarray, fill: np.ndarray) -> np.ndarray:

@@ -186,3 +186,17 @@ def test_a_light_shadow_along_a_table_is_no_ink_but_a_light_line_across_it_is():
     assert not kept[120, 223] and not kept[163, 160]  # the shadow's right and bottom bands
     assert kept[100, 230] and kept[100, 300]          # the line, beside the table and away
     assert kept[40, 160] and kept[100, 100]           # the table's own border
+
+
+def test_a_light_line_running_beside_a_table_is_no_shadow():
+    import cv2
+
+    from cvparse.assembly.er.tables import shadowless_ink
+    from cvparse.primitives.inventory import build_inventory
+
+    rgb = np.full((200, 320, 3), 255, np.uint8)
+    cv2.rectangle(rgb, (100, 40), (220, 160), (0, 0, 0), 2)
+    cv2.line(rgb, (229, 50), (229, 190), (170, 170, 170), 3)  # paper between it and the side
+    inv = build_inventory(rgb, ocr=False)
+    assert inv.ink[120, 229]
+    assert shadowless_ink(inv, [(100, 40, 221, 161)])[120, 229]
