@@ -154,8 +154,13 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
         connectors = build_connectors(inv, ink=dark_ink(inv),
                                       clear=[b.bbox for b in uml_boxes(inv)])
     elif kind == "er" and (tables := table_boxes(inv)):
-        # drop shadows behind tables are no lines, nor are the tables' own borders
-        connectors = build_connectors(inv, ink=shadowless_ink(inv, tables), clear=tables)
+        # Drop shadows behind tables are no lines, nor are the tables' own borders.  The
+        # outlines go in a stroke and a pixel, which the margin cleared round every box
+        # gives back: a line that passes close by a table's corner keeps its dashes.
+        k = int(round(inv.scale.stroke)) + 1
+        connectors = build_connectors(inv, ink=shadowless_ink(inv, tables),
+                                      clear=[(x1 + k, y1 + k, x2 - k, y2 - k)
+                                             for x1, y1, x2, y2 in tables])
     else:
         connectors = build_connectors(inv)
     if guessed == "flowchart":
