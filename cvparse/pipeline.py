@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .assembly.er.tables import shadowless_ink, table_boxes
 from .assembly.kind import assemble, graph_kind
 from .connectors.lines import Connector
 from .connectors.stage import build as build_connectors
@@ -152,6 +153,14 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
         connectors = build_connectors(inv, ink=dark_ink(inv),
                                       clear=[b.bbox for b in uml_boxes(inv)])
+    elif kind == "er" and (tables := table_boxes(inv)):
+        # Drop shadows behind tables are no lines, nor are the tables' own borders.  The
+        # outlines go in a stroke and a pixel, which the margin cleared round every box
+        # gives back: a line that passes close by a table's corner keeps its dashes.
+        k = int(round(inv.scale.stroke)) + 1
+        connectors = build_connectors(inv, ink=shadowless_ink(inv, tables),
+                                      clear=[(x1 + k, y1 + k, x2 - k, y2 - k)
+                                             for x1, y1, x2, y2 in tables])
     else:
         connectors = build_connectors(inv)
     if guessed == "flowchart":

@@ -1,8 +1,11 @@
 """Entity-to-entity lines with an arrowhead (schema style): a head's end left unattached
 by tracing is linked to the box it points at, and a line headed at one end only is an
-IS-A with the superclass at the head."""
+IS-A with the superclass at the head, except on a page in crow's-foot notation (no such
+page draws IS-A heads; its end marks look like them)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -11,6 +14,7 @@ from ...model import IsA
 from ...primitives.items import Inventory
 from .crowsfoot import is_crowsfoot
 from .links import Link
+from .ports import end_direction
 
 
 def headed_links(inv: Inventory, connectors: list[Connector], role: dict[int, str | None],
@@ -101,6 +105,12 @@ def arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
                            if b[0] <= tip[0] < b[2] and b[1] <= tip[1] < b[3])
                 if is_crowsfoot(inv.ink, box, tip, stroke, th, -u, every):
                     foot.add(li)
+    # A page in crow's-foot notation draws no IS-A heads: every head there is an end mark.
+    # Its lines carry marks at both ends (an IS-A arrow has one head), or a foot at an
+    # end with no head (a hollow head's sides spread like prongs: no evidence alone).
+    if any(len(s) == 2 for s in head.values()) \
+            or _crowsfoot_page(inv, lines, boxes_of, every, head):
+        foot = set(range(len(lines)))
     subs: dict[int, list[str]] = {}
     plain = []
     for li, ln in enumerate(lines):
@@ -115,6 +125,32 @@ def arrow_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
     isas = [IsA(superclass=names[sup], subclasses=s, name="ISA") for sup, s in subs.items()]
     others = [ln for ln in links if not any(ln is x for x in lines)]
     return isas, others + plain
+
+
+def _crowsfoot_page(inv: Inventory, lines: list[Link],
+                    boxes_of: Callable[[int], list[tuple[int, int, int, int]]],
+                    every: np.ndarray, headed: dict[int, list[int]]) -> bool:
+    """Whether any end of the page's entity-to-entity ``lines`` that has no head
+    (``headed``: per line, the sides found with one) is a crow's foot.  A page drawn in
+    crow's-foot (IE) notation marks its line ends with feet, bars and circles, and does
+    not also draw IS-A as hollow triangles: a head found there is such a mark."""
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    for li, ln in enumerate(lines):
+        for side, (node, pts) in enumerate(((ln.b, ln.points), (ln.a, ln.points[::-1]))):
+            if side in headed.get(li, ()):
+                continue
+            p = np.asarray(pts[-1], float)
+            b = np.array(boxes_of(node), float)
+            gap = np.hypot(np.maximum(np.maximum(b[:, 0] - p[0], p[0] - b[:, 2]), 0),
+                           np.maximum(np.maximum(b[:, 1] - p[1], p[1] - b[:, 3]), 0))
+            j = int(np.argmin(gap))
+            if gap[j] > 2 * th:
+                continue
+            out = -end_direction(pts, False, 2 * th)
+            box = tuple(int(v) for v in b[j])
+            if is_crowsfoot(inv.ink, box, p, stroke, th, out, every):
+                return True
+    return False
 
 
 def has_head(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],

@@ -26,7 +26,7 @@ from .links import Link, shape_links
 from .ports import loose_end_links, under_text_links
 from .recovery import inked_near, straight_links, through_links
 from .relationships import diamond_relationships
-from .tables import foreign_keys, table_entities
+from .tables import foreign_keys, shadow_pieces, table_entities
 
 ROLE_OF_KIND = {"rect": "entity", "round_rect": "entity", "stadium": "attribute",
                 "diamond": "relationship", "ellipse": "attribute", "circle": "attribute",
@@ -57,6 +57,9 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
             role[i] = "entity"
     table_of = {i: t for t in tables for i in t.shapes}
     head = {i: t.shapes[0] for t in tables for i in t.shapes}
+    for i, h in shadow_pieces(inv, tables).items():
+        role[i] = None
+        head[i] = h
     links = []
     for ln in shape_links(inv, connectors):
         a, b = head.get(ln.a, ln.a), head.get(ln.b, ln.b)
@@ -64,7 +67,7 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
             links.append(Link(a, b, ln.points, ln.style))
     if any(t.types for t in tables):  # schema tables: labels sit between line and box
         under, claimed = under_text_links(inv, connectors, head)
-        links += under + loose_end_links(inv, connectors, head, claimed)
+        links += under + loose_end_links(inv, connectors, head, claimed, links + under)
     for i in relationship_attribute_boxes(links, role, table_of):
         role[i] = "attribute"
     for i in split_diamonds(inv):

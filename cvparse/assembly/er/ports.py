@@ -9,6 +9,7 @@ import numpy as np
 
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory
+from .geometry import dists_to_polyline
 from .links import Link
 
 REACH = 4.0
@@ -71,12 +72,15 @@ def _leaves(inv: Inventory, points: np.ndarray, table: int, head: dict[int, int]
 
 
 def loose_end_links(inv: Inventory, connectors: list[Connector], head: dict[int, int],
-                    skip: set[int] | None = None) -> list[Link]:
+                    skip: set[int] | None = None, have: list[Link] | None = None
+                    ) -> list[Link]:
     """Links between tables (their name cells, ``head``'s values) of the connectors that
     reach a table cell at each end, at least one end only once carried on.  A line from a
     table back to it (a self-reference) needs two different rows and a loop that goes
     three text heights or more away from the table.  Connectors in ``skip`` are left
-    out (taken up already)."""
+    out (taken up already), and so is a piece that runs along a link in ``have`` between
+    the same two tables, within a text height of it all the way (the same line, traced
+    once whole and once in pieces)."""
     th = inv.scale.text_height
     out = []
     for ci, c in enumerate(connectors):
@@ -90,7 +94,11 @@ def loose_end_links(inv: Inventory, connectors: list[Connector], head: dict[int,
         if a == b and (hit[0] == hit[1] or c.length < 4 * th
                        or not _leaves(inv, c.points, a, head, 3 * th)):
             continue
-        out.append(Link(a, b, np.asarray(c.points, float), c.style))
+        pts = np.asarray(c.points, float)
+        if any({ln.a, ln.b} == {a, b} and float(dists_to_polyline(pts, ln.points)[0].max()) <= th
+               for ln in have or ()):
+            continue
+        out.append(Link(a, b, pts, c.style))
     return out
 
 

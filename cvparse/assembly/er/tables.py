@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from ...model import Entity, Relationship
+from ...primitives.classboxes import dark_ink
 from ...primitives.items import Inventory, Shape
 from ...primitives.ocr import glyph_height
 from ...primitives.paper import colour_distance, ink_mask
@@ -122,6 +123,69 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
             stack.append(below[stack[-1]])
         tables.append([rows[k] for k in stack])
     return tables
+
+
+def table_boxes(inv: Inventory) -> list[tuple[int, int, int, int]]:
+    """The outline of every stack of two rows or more (:func:`cell_stacks`): the ink
+    inside it is the table's, whatever its cells were found as.  A cell drawn empty and
+    unfilled is no shape of its own, and its borders would be traced as lines along
+    the table's side."""
+    out = []
+    for rows in cell_stacks(inv):
+        if len(rows) < 2:
+            continue
+        b = np.array([inv.shapes[i].bbox for r in rows for i in r])
+        out.append((int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()),
+                    int(b[:, 3].max())))
+    return out
+
+
+SHADOW_BAND = 0.8
+"""How far (text heights) outside a table its drop shadow may reach."""
+
+
+def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """The page's ink without the drop shadows cast by the tables at ``boxes``.
+
+    A shadow is a band of light ink along a table's side, just outside it; traced, it is
+    a line running round the table that joins the lines ending there.  Light ink (not in
+    the strong ink, :func:`~cvparse.primitives.classboxes.dark_ink`) within
+    ``SHADOW_BAND`` text heights of a table's side that runs along that side for a text
+    height or more, from the table's border on, is dropped; a light line that crosses
+    the side, or runs beside it with paper between, keeps its pixels."""
+    ink = inv.ink
+    if inv.image is None or not boxes:
+        return ink
+    weak = (ink & ~dark_ink(inv)).astype(np.uint8)
+    if not weak.any():
+        return ink
+    run = max(3, int(round(inv.scale.text_height)))
+    upright = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8)).astype(bool)
+    flat = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)).astype(bool)
+    band = int(round(SHADOW_BAND * inv.scale.text_height))
+    h, w = ink.shape
+    sides = np.zeros_like(ink)  # beside a left or right side: upright runs are shadow
+    ends = np.zeros_like(ink)  # above or below a table: flat runs are
+    for x1, y1, x2, y2 in boxes:
+        ys = slice(max(0, y1 - band), min(h, y2 + band + 1))
+        xs = slice(max(0, x1 - band), min(w, x2 + band + 1))
+        for x in (x1, x2):
+            sides[ys, max(0, x - band):min(w, x + band + 1)] = True
+        for y in (y1, y2):
+            ends[max(0, y - band):min(h, y + band + 1), xs] = True
+    shade = ((upright & sides) | (flat & ends)).astype(np.uint8)
+    # A shadow starts at the table's border; a light line running beside the table, with
+    # paper between, is no shadow.
+    touch = np.zeros_like(ink)
+    reach = int(round(inv.scale.stroke)) + 2
+    for x1, y1, x2, y2 in boxes:
+        touch[max(0, y1 - reach):min(h, y2 + reach + 1),
+              max(0, x1 - reach):min(w, x2 + reach + 1)] = True
+    n, labels = cv2.connectedComponents(shade, connectivity=8)
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[touch & shade.astype(bool)])] = True
+    keep[0] = False
+    return ink & ~keep[labels]
 
 
 def _unlike_fill(rgb: np.ndarray, fill: np.ndarray) -> np.ndarray:
@@ -305,6 +369,52 @@ def table_entities(inv: Inventory) -> list[TableEntity]:
             if d:
                 t.derived.append(label)
     return out
+
+
+SHADOW_DEPTH = 1.0
+"""A shadow piece is thinner than this many text heights: no name fits in it."""
+
+
+def shadow_pieces(inv: Inventory, tables: list[TableEntity]) -> dict[int, int]:
+    """Shapes that are the drop shadow behind a table (PlantUML and others draw an
+    offset dark band along a box's sides): unlabelled, a text height thick or less,
+    within a few strokes of a table's side and running along it for most of their
+    length.  Returns each such shape's index with the table's name cell, so that a
+    line ending on the shadow ends at the table and the shadow is no entity or
+    attribute of its own."""
+    th, stroke = inv.scale.text_height, inv.scale.stroke
+    gap = 3 * stroke + 3
+    taken = {i for t in tables for i in t.shapes}
+    boxes = []
+    for t in tables:
+        b = np.array([inv.shapes[i].bbox for i in t.shapes])
+        boxes.append((t.shapes[0], b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()))
+    out: dict[int, int] = {}
+    for i, s in enumerate(inv.shapes):
+        if i in taken or clean_text(s.label):
+            continue
+        x1, y1, x2, y2 = s.bbox
+        w, h = x2 - x1, y2 - y1
+        if min(w, h) > SHADOW_DEPTH * th:
+            continue
+        for head, bx1, by1, bx2, by2 in boxes:
+            if w <= h:  # upright: beside the left or right side, along it
+                near = min(abs(x1 - bx2), abs(x2 - bx1), abs(x1 - bx1), abs(x2 - bx2)) <= gap
+                along = min(y2, by2 + gap) - max(y1, by1 - gap)
+                long = h
+            else:  # flat: beside the top or bottom side
+                near = min(abs(y1 - by2), abs(y2 - by1), abs(y1 - by1), abs(y2 - by2)) <= gap
+                along = min(x2, bx2 + gap) - max(x1, bx1 - gap)
+                long = w
+            if near and along >= 0.8 * long:
+                out[i] = head
+                break
+    return out
+
+
+def clean_text(label: str | None) -> str:
+    """A shape's label with everything but letters and digits removed."""
+    return re.sub(r"[^0-9A-Za-z]", "", label or "")
 
 
 def foreign_keys(entities: dict[str, Entity], relationships: list, marked: dict[str, list[str]]

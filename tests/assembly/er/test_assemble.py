@@ -190,3 +190,22 @@ def test_attribute_crossed_by_a_line_keeps_its_own_owner():
     assert er.entities["Flight"].attributes == ["flight_no"]
     (rel,) = er.relationships
     assert rel.attributes == [] and sorted(rel.entities) == ["Airline", "Flight"]
+
+
+def test_no_specialisation_on_a_page_drawn_with_crows_feet():
+    # The page of the arrowhead test, but the Loan line ends in a crow's foot at each
+    # end: crow's-foot notation draws no IS-A heads, so the head at Account is an end mark.
+    shapes = [_shape("rect", (300, 100, 400, 140), "Account"),
+              _shape("rect", (300, 300, 400, 340), "Savings"),
+              _shape("rect", (550, 100, 650, 140), "Loan")]
+    head = [(350, 142), (343, 156), (357, 156)]
+    foot = [((530, 120), (548, 108)), ((530, 120), (548, 132)),
+            ((420, 120), (402, 108)), ((420, 120), (402, 132))]
+    lines = [((350, 156), (350, 300)), ((402, 120), (548, 120))] + foot
+    inv = _ink_inv(shapes, lines=lines, triangles=[head])
+    conns = [_conn(1, (350, 300), 0, (350, 156)), _conn(2, (548, 120), 0, (402, 120))]
+    er = assemble_er(inv, conns)
+    assert not [r for r in er.relationships if isinstance(r, IsA)]
+    rels = [r for r in er.relationships if isinstance(r, Relationship)]
+    assert sorted(sorted(r.entities) for r in rels) == [["Account", "Loan"],
+                                                        ["Account", "Savings"]]

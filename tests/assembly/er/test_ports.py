@@ -79,3 +79,15 @@ def test_three_pieces_at_one_text_are_left_alone():
     pieces = [_line([(100, 30), (214, 30)], (1, None)), _line([(286, 30), (400, 30)], (None, 4)),
               _line([(250, 120), (250, 42)], (None, None))]
     assert under_text_links(inv, pieces, head) == ([], set())
+
+
+def test_a_piece_along_a_line_joining_the_same_tables_is_that_line():
+    from cvparse.assembly.er.links import Link
+
+    inv, head = _page()
+    whole = Link(0, 3, np.array([(100, 30), (250, 30), (400, 30)], float))
+    piece = _line([(130, 36), (360, 36)], (None, 3))   # beside it, within a text height
+    other = _line([(130, 55), (250, 100), (360, 50)], (None, 3))   # off it
+    assert loose_end_links(inv, [piece], head, have=[whole]) == []
+    assert [(ln.a, ln.b) for ln in loose_end_links(inv, [piece], head)] == [(0, 3)]
+    assert [(ln.a, ln.b) for ln in loose_end_links(inv, [other], head, have=[whole])] == [(0, 3)]
