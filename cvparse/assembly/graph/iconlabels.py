@@ -11,8 +11,8 @@ than the label's own is no part of it and is blanked first (a label is drawn in 
 colour, and the lines running into it are often drawn in others).
 
 The new reading replaces the old one only where it keeps every letter of the old one, in
-order, and adds at least ``MIN_ADDED``: letters lost to a line are the failure mended
-here, and a reading that drops or changes a letter is no better evidence than the first.
+order, and adds some: letters lost to a line are the failure mended here, and a reading
+that drops or changes a letter is no better evidence than the first.
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ from ...primitives.regions import Region
 WIDEN = 2.0
 """The label box is widened by this many text heights on each side (letters lost at a
 label's ends lie outside the box of the letters kept)."""
-MIN_ADDED = 2
-"""A new reading must add at least this many letters or digits: what is left of a line
-ending beside a label reads as one stray character ("5 Diode", "r Pump") as often as a
-lost letter comes back."""
+MIN_ADDED = 1
+"""A new reading must add at least this many letters or digits (not counting repeats,
+see :func:`added_letters`)."""
 OFF_BLEND = 0.15
 """A pixel further than this share of the text-to-paper colour distance off the blend of
 the two (anti-aliased text lies on it) is of another colour than the label."""
@@ -40,10 +39,43 @@ def _letters(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+def added_letters(old: str, new: str) -> int | None:
+    """How many letters or digits ``new`` adds to ``old`` (case ignored), or None where
+    ``new`` does not hold every one of ``old`` in order.  An added letter next to the
+    same letter does not count: Tesseract reads a lone capital, or one of a pair, twice
+    ("C" as "Cc", "center" as "ccenter") far more often than a line takes one of two."""
+    a, b = _letters(old), _letters(new)
+    matched = set()
+    k = 0
+    for i, ch in enumerate(b):
+        if k < len(a) and ch == a[k]:
+            matched.add(i)
+            k += 1
+    if k < len(a):
+        return None
+    return sum(1 for i, ch in enumerate(b) if i not in matched
+               and not ((i > 0 and b[i - 1] == ch) or (i + 1 < len(b) and b[i + 1] == ch)))
+
+
+def _lone(text: str) -> list[str]:
+    return [w.lower() for w in text.split() if len(w) == 1 and w.isalnum()]
+
+
 def adds_letters(old: str, new: str) -> bool:
-    """``new`` holds every letter or digit of ``old`` in order (case ignored) and at
-    least ``MIN_ADDED`` more."""
-    return len(_letters(new)) >= len(_letters(old)) + MIN_ADDED and _in_order(old, new)
+    """``new`` holds every letter or digit of ``old`` in order and adds at least
+    ``MIN_ADDED`` (see :func:`added_letters`), and every word of one letter or digit of
+    ``old`` (a suffix such as "C" or "7") is a word of its own in ``new`` too: Tesseract
+    reads a lone capital as two letters ("Cc", "Ce") more often than a line cuts a word
+    down to one."""
+    n = added_letters(old, new)
+    if n is None or n < MIN_ADDED:
+        return False
+    lone = _lone(new)
+    for w in _lone(old):
+        if w not in lone:
+            return False
+        lone.remove(w)
+    return True
 
 
 def _text_colour(inv: Inventory, box: list[int] | tuple[int, ...]) -> np.ndarray | None:
