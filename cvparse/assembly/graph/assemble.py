@@ -14,6 +14,7 @@ from ...primitives.items import Inventory, Scale, Shape
 from ...primitives.inventory import continued_sides
 from ...primitives.regions import Region
 from ...primitives.strokes import inked_along
+from .iconlabels import reread_labels
 from .legend import edge_type, find_legends
 
 BOLD_RATIO = 1.5
@@ -388,13 +389,13 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
               and continued_sides(s, inv.ink, inv.scale) < 2):
             # a lone letter in a box; not a line-bounded gap with a speck read in it
             nodes.append(TopoNode(s.label.strip(), s.kind, [int(v) for v in s.bbox], [i]))
-    for k, (text, box) in enumerate(labels):
-        if drawings[k] is None and not parts[k]:
-            continue
-        junk = any(_alnum(text) <= 2 < _alnum(other) and d is not None and _contains(d, box)
-                   for j, ((other, _), d) in enumerate(zip(labels, drawings)) if j != k)
-        if junk:
-            continue
+    icons = [k for k, (text, box) in enumerate(labels)
+             if (drawings[k] is not None or parts[k]) and not any(
+                 _alnum(text) <= 2 < _alnum(other) and d is not None and _contains(d, box)
+                 for j, ((other, _), d) in enumerate(zip(labels, drawings)) if j != k)]
+    # letters a line took away when the label was first read
+    reread = reread_labels(inv, [labels[k] for k in icons])
+    for k, (text, box) in zip(icons, reread):
         boxes = [box] + ([drawings[k]] if drawings[k] is not None else [])
         boxes += [list(inv.shapes[i].bbox) for i in parts[k]]
         bb = np.array(boxes)
