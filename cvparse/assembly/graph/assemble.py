@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from ...connectors.attach import GAP_SIDES, phantom_shapes
 from ...connectors.lines import Connector, End
 from ...connectors.stage import read_cut_ends
 from ...model import Edge, Graph, Node
@@ -18,10 +19,6 @@ from .legend import edge_type, find_legends
 
 BOLD_RATIO = 1.5
 """A connector this much wider than the median connector is drawn bold."""
-GAP_SIDES = 3
-"""A "shape" with this many sides running on past its corners is a gap closed off by
-crossing lines (whatever is read inside it), not a node; a node's border stops at its
-corners, though a line may leave one corner along a side."""
 
 
 WORD_LETTERS = 3
@@ -311,9 +308,12 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
             b = boxes[o]
             boxes[o] = [min(b[0], boxes[k][0]), min(b[1], boxes[k][1]),
                         max(b[2], boxes[k][2]), max(b[3], boxes[k][3])]
+    # a phantom (a gap closed off by lines, a frame round a group) is traced through and
+    # never attached to: it is no node, whatever is read inside it
+    phantoms = phantom_shapes(inv)
     nodes = [Node(id=f"n{i + 1}", label=s.label, shape=s.kind,
                   bbox=[int(v) for v in boxes[i]], extra={"double": True} if s.double else {})
-             for i, s in enumerate(inv.shapes) if owner[i] == i]
+             for i, s in enumerate(inv.shapes) if owner[i] == i and i not in phantoms]
     ends = [tuple(None if c.ends[k].node is None else owner[c.ends[k].node] for k in (0, 1))
             for c in connectors]
     connectors, ends, labels = _through_label_shapes(inv, connectors, ends, owner)
