@@ -232,7 +232,10 @@ def bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: floa
     for _, p, q in sorted(cands):
         if p not in link and q not in link:
             link[p], link[q] = q, p
-    for p, q in _lone_pairs(pts, list(plates) + list(texts), text_pad, free, link):
+    # a label's plate is a text line high and stands a little clear of its letters: the
+    # line stops at the plate's edge, up to half a text line outside the text's box
+    for p, q in _lone_pairs(pts, list(plates) + list(texts), text_pad + 0.5 * text_height,
+                            free, link):
         link[p], link[q] = q, p
     lines = list(lines)
     for _, p, q in beyond:  # the far tip of an arrowhead's remains ends the line
