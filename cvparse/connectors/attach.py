@@ -193,8 +193,8 @@ def _phantom_shapes(inv: Inventory) -> set[int]:
     n = len(inv.shapes)
     # bounded on three sides or more by lines running on past its corners: a gap
     # closed off by connectors and a frame's side (see ``continued_sides``)
-    gaps = {k for k, s in enumerate(inv.shapes)
-            if continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES}
+    gaps = {k for k, s in enumerate(inv.shapes) if inv.ink is not None
+            and continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES}
     if n < 2:
         return gaps
     b = np.array([s.bbox for s in inv.shapes], np.float64)
