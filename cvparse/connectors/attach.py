@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..primitives.inventory import continued_sides
 from ..primitives.items import Inventory
 from .lines import Connector
 
@@ -165,6 +166,11 @@ def _between(centre: np.ndarray, i: int, others: list[int]) -> bool:
     return bool(len(others) >= 2 and ((v @ v.T) < 0).any())
 
 
+GAP_SIDES = 3
+"""A "shape" with this many sides running on past its corners is a gap closed off by
+lines, not a node: a node's border stops at its corners."""
+
+
 def phantom_shapes(inv: Inventory) -> set[int]:
     """Indices of the shapes that are closed areas but no nodes (:func:`_phantom_shapes`),
     computed once per inventory; the set returned is the caller's own."""
@@ -172,7 +178,8 @@ def phantom_shapes(inv: Inventory) -> set[int]:
 
 
 def _phantom_shapes(inv: Inventory) -> set[int]:
-    """Closed areas that are not nodes: they partly overlap several shapes (or hold one).
+    """Closed areas that are not nodes: they partly overlap several shapes (or hold one),
+    or three of their sides are lines that run on past their corners (``GAP_SIDES``).
 
     Curved connectors running between nodes close off regions that look like big empty
     shapes (and group frames hold whole sub-diagrams); real nodes neither hold another
@@ -184,8 +191,12 @@ def _phantom_shapes(inv: Inventory) -> set[int]:
     them both ways) is a phantom too.
     """
     n = len(inv.shapes)
+    # bounded on three sides or more by lines running on past its corners: a gap
+    # closed off by connectors and a frame's side (see ``continued_sides``)
+    gaps = {k for k, s in enumerate(inv.shapes) if inv.ink is not None
+            and continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES}
     if n < 2:
-        return set()
+        return gaps
     b = np.array([s.bbox for s in inv.shapes], np.float64)
     margin = 2 * inv.scale.stroke + 2
     tol = inv.scale.stroke
@@ -211,7 +222,8 @@ def _phantom_shapes(inv: Inventory) -> set[int]:
     centre = np.stack([(x1 + x2) / 2, (y1 + y2) / 2], 1)
     unlabelled = np.array([not s.label.strip() for s in inv.shapes])
     live = np.ones(n, bool)
-    flagged: set[int] = set()
+    flagged: set[int] = set(gaps)
+    live[list(gaps)] = False
     while True:
         held = (holds & live[None]).sum(1)
         part = (partial & live[None]).sum(1)

@@ -90,6 +90,29 @@ def _through_plates(pts: np.ndarray, dirs: np.ndarray, plates, pad: float, reach
     return out
 
 
+def _lone_pairs(pts: np.ndarray, boxes, pad: float, free: np.ndarray, link: dict[int, int]
+                ) -> list[tuple[int, int]]:
+    """The two ends left unjoined at a label (a plate or a text box, grown by ``pad``)
+    when no other end of a line reaches it: one line drawn through the label, whichever
+    way its two pieces leave it (a step or curved line turns at its label, and the
+    remains of the plate's edge can bend a piece's last pixels).  Only free ends (off
+    every shape's surroundings) take part; a box with one end or three is left alone."""
+    out: list[tuple[int, int]] = []
+    taken: set[int] = set(link)
+    for x1, y1, x2, y2 in boxes:
+        hits = np.flatnonzero((pts[:, 0] >= x1 - pad) & (pts[:, 0] <= x2 + pad)
+                              & (pts[:, 1] >= y1 - pad) & (pts[:, 1] <= y2 + pad))
+        inside = [int(k) for k in hits if int(k) not in taken]
+        if len(inside) != 2 or inside[0] // 2 == inside[1] // 2:
+            continue
+        p, q = inside
+        if not (free[p] and free[q]):
+            continue
+        out.append((p, q))
+        taken.update((p, q))
+    return out
+
+
 def _ahead(pts: np.ndarray, dirs: np.ndarray, p: int, q: int, cos: float = 0.9
            ) -> float | None:
     """Distance from end ``p`` to point ``q`` if ``q`` lies straight ahead of ``p``."""
@@ -209,6 +232,11 @@ def bridge_gaps(lines: list[np.ndarray], max_gap: float, span: float, tiny: floa
     for _, p, q in sorted(cands):
         if p not in link and q not in link:
             link[p], link[q] = q, p
+    # a label's plate is a text line high and stands a little clear of its letters: the
+    # line stops at the plate's edge, up to half a text line outside the text's box
+    for p, q in _lone_pairs(pts, list(plates) + list(texts), text_pad + 0.5 * text_height,
+                            free, link):
+        link[p], link[q] = q, p
     lines = list(lines)
     for _, p, q in beyond:  # the far tip of an arrowhead's remains ends the line
         if link.get(p) == q:

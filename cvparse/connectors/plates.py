@@ -21,7 +21,7 @@ def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
     The plate hides the line under it and, being ink, would join the line and the
     letters into one blob.  A plate is a flat pale tint (less than half the contrast of
     the strongest ink, measured against the paper around it at label scale; its fill,
-    the pixels off the paper, under a quarter) far thicker
+    the pixels off the paper, under ``PLATE_TINT``) far thicker
     than a line and about a text line high, with darker ink (its letters) on it, no
     outline round it and paper of another colour all round it.
     """
@@ -68,10 +68,10 @@ def label_plates(inv: Inventory) -> list[tuple[int, int, int, int]]:
         # the closing also spans the paper along the line's anti-aliased fringe
         fill = tint & pale[y:y + bh, x:x + bw]
         colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][fill],
-                               dist[y:y + bh, x:x + bw][fill], 0.25 * top)
+                               dist[y:y + bh, x:x + bw][fill], PLATE_TINT * top)
         if colour is None and _clear_share(fill, strong[y:y + bh, x:x + bw]) >= CLEAR_SHARE:
             colour = _uniform_tint(inv.image[y:y + bh, x:x + bw][fill],
-                                   dist[y:y + bh, x:x + bw][fill], 0.25 * top, luma=True)
+                                   dist[y:y + bh, x:x + bw][fill], PLATE_TINT * top, luma=True)
         if (colour is None or _tint_around(inv.image, strong, (x, y, x + bw, y + bh), colour, r)
                 or _outlined(strong[y:y + bh, x:x + bw], r)):
             continue
@@ -120,6 +120,11 @@ def grow_plates(plates: list, texts: list) -> list:
         out.append((x1, y1, x2, y2))
     return out
 
+
+PLATE_TINT = 0.45
+"""Most a plate's fill may differ from the paper, as a share of the strongest ink's
+contrast: under the half that makes ink strong (a dark theme's grey plate under light
+letters stands at about 0.4), so the letters and lines stay clearly stronger."""
 
 CLEAR_SHARE = 0.08
 """Share of a plate's box its tint covers two pixels or more away from its letters: a

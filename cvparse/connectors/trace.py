@@ -28,6 +28,7 @@ from ..primitives.labelling import components
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
 from .lines import Connector, End
+from .frames import clear_frames, frame_outlines
 from .gaps import bridge_gaps, split_hairpins
 from .joins import join_crossings, join_grazing, mark_landings
 from .plates import grow_plates, label_plates
@@ -510,6 +511,11 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         mask = mask.copy()
         for x1, y1, x2, y2 in plates:
             mask[y1:y2, x1:x2] = False
+    # group frames round sets of nodes are no lines: cleared, the lines crossing them
+    # are bridged across the gap
+    mask = clear_frames(mask, frame_outlines(mask, [s.bbox for s in inv.shapes],
+                                             inv.scale.stroke, inv.scale.text_height),
+                        inv.scale.stroke)
     stroke = inv.scale.stroke
     span = 3 * stroke + 4
     phantoms = phantom_shapes(inv)

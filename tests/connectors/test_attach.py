@@ -147,3 +147,17 @@ def test_line_cut_by_a_crossing_just_before_a_box_still_attaches():
     horizontal = [c for c in conns if np.ptp(c.points[:, 1]) < 5]
     assert len(horizontal) == 1
     assert box in {e.node for e in horizontal[0].ends}
+
+
+def test_area_between_two_lines_a_frame_side_and_a_box_is_a_phantom():
+    # two parallel arrows from above into a box, crossing a long frame side: the area
+    # the two lines, the frame side and the box's top close off is no node
+    rgb = _page(400, 260)
+    cv2.rectangle(rgb, (120, 150), (280, 220), INK, 2)  # the node
+    cv2.line(rgb, (20, 90), (380, 90), INK, 2)  # a frame's top side
+    for x in (170, 230):
+        cv2.line(rgb, (x, 10), (x, 149), INK, 2)
+    inv = build_inventory(rgb, ocr=False)
+    gap = _shape_at(inv, 200, 120)
+    node = _shape_at(inv, 200, 185)
+    assert gap in phantom_shapes(inv) and node not in phantom_shapes(inv)

@@ -172,6 +172,22 @@ def test_label_on_a_pale_plate_over_a_line_is_bridged():
     assert _has_end(conns[0], (150, 20)) and _has_end(conns[0], (150, 280))
 
 
+def test_grey_plate_under_light_letters_on_a_dark_page_is_a_plate():
+    # a dark theme: light line and letters, the plate a mid grey about 0.4 of their
+    # contrast off the paper
+    rgb = np.full((300, 300, 3), 20, np.uint8)
+    light = (220, 220, 220)
+    cv2.line(rgb, (150, 20), (150, 280), light, 2)
+    cv2.rectangle(rgb, (134, 140), (168, 160), (100, 100, 100), -1)
+    cv2.putText(rgb, "Yes", (137, 156), cv2.FONT_HERSHEY_SIMPLEX, 0.4, light, 1, cv2.LINE_AA)
+    inv = Inventory(width=300, height=300, scale=Scale(stroke=2.0, text_height=15.0),
+                    background=(20, 20, 20), ink=rgb.max(axis=2) > 40, image=rgb)
+    plates = label_plates(inv)
+    assert len(plates) == 1
+    x1, y1, x2, y2 = plates[0]
+    assert x1 <= 136 and x2 >= 166 and y1 <= 142 and y2 >= 158
+
+
 def test_dark_blob_or_line_is_no_label_plate():
     rgb = _page(300, 300)
     cv2.line(rgb, (150, 20), (150, 280), INK, 2)

@@ -89,3 +89,26 @@ def test_dark_outline_inside_a_pale_area_marks_an_icon_not_a_plate():
     # a line running past one side of a plate leaves the others clear
     letters[:, -2:] = True
     assert not _outlined(letters, 3)
+
+
+def test_line_turning_at_its_label_is_joined_across_it():
+    # a step line: in from the right along the label's row, out of its bottom
+    plate = (100, 100, 140, 120)
+    into = _polyline((300, 110), (146, 110))
+    out = _polyline((120, 128), (120, 250))
+    lines, gaps = bridge_gaps([into, out], 18, 10, 3, text_pad=8.5, text_height=15.0,
+                              plates=[plate])
+    assert len(lines) == 1 and gaps == [1]
+    assert {tuple(lines[0][0]), tuple(lines[0][-1])} == {(300.0, 110.0), (120.0, 250.0)}
+    # a third line reaching the label leaves the pairing to the facing rules
+    third = _polyline((120, 20), (120, 92))
+    lines, _ = bridge_gaps([into, out, third], 18, 10, 3, text_pad=8.5, text_height=15.0,
+                           plates=[plate])
+    assert not any({tuple(l[0]), tuple(l[-1])} == {(300.0, 110.0), (120.0, 250.0)}
+                   for l in lines)
+    # ends by a shape are no line through a label
+    near = np.zeros((300, 400), bool)
+    near[95:135, 95:160] = True
+    lines, _ = bridge_gaps([into, out], 18, 10, 3, text_pad=8.5, text_height=15.0,
+                           plates=[plate], near_shape=near)
+    assert len(lines) == 2

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from ...connectors.attach import GAP_SIDES, phantom_shapes
 from ...connectors.lines import Connector, End
 from ...connectors.stage import read_cut_ends
 from ...model import Edge, Graph, Node
@@ -19,10 +20,6 @@ from .legend import edge_type, find_legends
 
 BOLD_RATIO = 1.5
 """A connector this much wider than the median connector is drawn bold."""
-GAP_SIDES = 3
-"""A "shape" with this many sides running on past its corners is a gap closed off by
-crossing lines (whatever is read inside it), not a node; a node's border stops at its
-corners, though a line may leave one corner along a side."""
 
 
 WORD_LETTERS = 3
@@ -312,13 +309,22 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
             b = boxes[o]
             boxes[o] = [min(b[0], boxes[k][0]), min(b[1], boxes[k][1]),
                         max(b[2], boxes[k][2]), max(b[3], boxes[k][3])]
+    # a phantom (a gap closed off by lines, a frame round a group) is traced through and
+    # never attached to: it is no node, whatever is read inside it
+    phantoms = phantom_shapes(inv)
     nodes = [Node(id=f"n{i + 1}", label=s.label, shape=s.kind,
                   bbox=[int(v) for v in boxes[i]], extra={"double": True} if s.double else {})
-             for i, s in enumerate(inv.shapes) if owner[i] == i]
+             for i, s in enumerate(inv.shapes) if owner[i] == i and i not in phantoms]
     ends = [tuple(None if c.ends[k].node is None else owner[c.ends[k].node] for k in (0, 1))
             for c in connectors]
+    connectors, ends, labels = _through_label_shapes(inv, connectors, ends, owner)
+    if labels:
+        nodes = [n for n in nodes if int(n.id[1:]) - 1 not in labels]
     typical = _typical_width(connectors, ends)
     pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
+    through = {joined: text for text, joined in labels.values()}
+    for c, e in pairs:
+        e.label = through.get(id(c), e.label)
     edges = orient_with_flow([e for _, e in pairs], boxes)
     # A flowchart box with no text and no connector is a gap between lines, not a step.
     used = {e.source for e in edges} | {e.target for e in edges}
@@ -326,6 +332,86 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
     extra = {"dangling_connectors": dangling} if dangling else {}
     return Graph(kind=kind, width=inv.width, height=inv.height, nodes=nodes, edges=edges,
                  extra=extra)
+
+
+LABEL_MARGIN = (0.45, 0.8)
+"""An edge label's plate hugs its text: at most this many text heights of fill left and
+right, and above and below (where a word without descenders leaves the room a text
+line keeps for them).  The plates of the real-tool subsets leave 0.2-0.4 left and
+right; the tightest nodes (FlowLearn's, our dev charts') 0.67, so the limit keeps clear
+of both."""
+
+
+def _hugs_text(inv: Inventory, shape: Shape) -> bool:
+    """True if ``shape`` is no taller than two text lines and its text (the pixels
+    clearly off its fill, away from its border) reaches within ``LABEL_MARGIN`` text
+    heights of the sides of its box: a label's plate, not a node."""
+    th = inv.scale.text_height
+    x1, y1, x2, y2 = shape.bbox
+    if inv.image is None or y2 - y1 > 2.5 * th:
+        return False
+    reg = shape.interior
+    rx1, ry1, rx2, ry2 = reg.bbox
+    crop = inv.image[ry1:ry2, rx1:rx2].astype(np.float32)
+    off = np.linalg.norm(crop - np.asarray(shape.fill, np.float32), axis=2) > 60
+    # the interior lies inside the border already: one pixel off its edge drops the
+    # border's anti-aliased fringe, not letters set right against a plate's edge
+    inside = cv2.erode(reg.filled.astype(np.uint8), np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero(off & inside.astype(bool))
+    if len(xs) == 0:
+        return False
+    margins = (rx1 + xs.min() - x1, ry1 + ys.min() - y1, x2 - rx1 - xs.max(),
+               y2 - ry1 - ys.max())
+    return (max(margins[0], margins[2]) <= LABEL_MARGIN[0] * th
+            and max(margins[1], margins[3]) <= LABEL_MARGIN[1] * th)
+
+
+def _through_label_shapes(inv: Inventory, connectors: list[Connector],
+                          ends: list[tuple[int | None, int | None]], owner: list[int]
+                          ) -> tuple[list[Connector], list[tuple[int | None, int | None]],
+                                     dict[int, tuple[str, int]]]:
+    """Edge labels taken for shapes, turned back into labels on one line.
+
+    A label's plate is a filled box and can pass for a node; it hugs its text (see
+    :func:`_hugs_text`) and exactly two connectors reach it, from two other nodes.
+    Those two are one connector from one node to the other through the label.
+    Returns the connectors, their ends' nodes and, per label shape, its text and the
+    ``id`` of the joined connector.
+    """
+    at: dict[int, list[tuple[int, int]]] = {}
+    for i, pair in enumerate(ends):
+        for k in (0, 1):
+            if pair[k] is not None and pair[0] != pair[1]:
+                at.setdefault(int(pair[k]), []).append((i, k))
+    conns, out_ends = list(connectors), list(ends)
+    labels: dict[int, tuple[str, int]] = {}
+    used: set[int] = set()
+    for node, touching in sorted(at.items()):
+        if len(touching) != 2 or owner[node] != node or touching[0][0] == touching[1][0]:
+            continue
+        (i, ki), (j, kj) = touching
+        if i in used or j in used:
+            continue
+        a, b = ends[i][1 - ki], ends[j][1 - kj]
+        if a is None or b is None or a == b or node in (a, b):
+            continue
+        ci, cj = connectors[i], connectors[j]
+        if ci.ends[ki].marker != "none" and cj.ends[kj].marker != "none":
+            continue
+        if not _hugs_text(inv, inv.shapes[node]):
+            continue
+        first = ci.points if ki == 1 else ci.points[::-1]
+        second = cj.points if kj == 0 else cj.points[::-1]
+        joined = Connector(points=np.vstack([first, second]),
+                           ends=(ci.ends[1 - ki], cj.ends[1 - kj]),
+                           style=ci.style if ci.style == cj.style else "solid",
+                           width=max(ci.width, cj.width), colour=ci.colour)
+        conns[i], out_ends[i] = joined, (a, b)
+        conns[j], out_ends[j] = None, (None, None)  # type: ignore[call-overload]
+        used.update((i, j))
+        labels[node] = (inv.shapes[node].label, id(joined))
+    keep = [k for k, c in enumerate(conns) if c is not None]
+    return [conns[k] for k in keep], [out_ends[k] for k in keep], labels
 
 
 @dataclass

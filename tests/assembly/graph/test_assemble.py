@@ -8,6 +8,7 @@ import numpy as np
 
 from cvparse.assembly.graph.assemble import (
     TopoNode,
+    assemble_graph,
     _join_line_words,
     _chain_edges,
     _stack_lines,
@@ -453,3 +454,54 @@ def test_a_wrapped_label_whose_last_line_has_only_small_letters_keeps_it():
     inv = build_inventory(rgb)
     inv.image = rgb
     assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltagesensor"]
+
+
+def _rect_shape(box: tuple[int, int, int, int], label: str, fill=(255, 255, 255)) -> Shape:
+    x1, y1, x2, y2 = box
+    filled = np.ones((y2 - y1, x2 - x1), bool)
+    region = Region(box, filled, int(filled.sum()), np.zeros((0, 2), int))
+    return Shape("rect", box, region, region, fill=fill, label=label)
+
+
+def _label_page(plate_box: tuple[int, int, int, int], text: str = "Yes"):
+    """Two nodes above each other, a line from the first to a grey label plate and on
+    from it to the second (arrow at the second); the plate's text is a dark block."""
+    from cvparse.primitives.items import Inventory
+
+    rgb = np.full((400, 300, 3), 255, np.uint8)
+    x1, y1, x2, y2 = plate_box
+    rgb[y1:y2, x1:x2] = (220, 220, 220)
+    rgb[185:201, 131:169] = (30, 30, 30)  # the label's letters, against its plate's sides
+    shapes = [_rect_shape((100, 20, 200, 80), "A"), _rect_shape((100, 320, 200, 380), "B"),
+              _rect_shape(plate_box, text, fill=(220, 220, 220))]
+    inv = Inventory(width=300, height=400, scale=Scale(stroke=2, text_height=16),
+                    background=(255, 255, 255), shapes=shapes, image=rgb)
+    up = np.array([[150, y] for y in range(82, y1 - 1)], float)
+    down = np.array([[150, y] for y in range(y2 + 1, 318)], float)
+    conns = [Connector(points=up, ends=(End((150, 82), (0.0, -1.0), node=0),
+                                        End((150, y1 - 2), (0.0, 1.0), node=2))),
+             Connector(points=down, ends=(End((150, y2 + 1), (0.0, -1.0), node=2),
+                                          End((150, 317), (0.0, 1.0), node=1,
+                                              marker="arrow")))]
+    return inv, conns
+
+
+def test_edge_label_taken_for_a_shape_is_a_label_on_one_edge():
+    inv, conns = _label_page((128, 182, 172, 204))
+    g = assemble_graph(inv, conns)
+    assert [n.label for n in g.nodes] == ["A", "B"]
+    assert [(e.source, e.target, e.label) for e in g.edges] == [("n1", "n2", "Yes")]
+
+
+def test_edge_label_plate_whose_text_went_unread_is_still_a_label():
+    inv, conns = _label_page((128, 182, 172, 204), text="")
+    g = assemble_graph(inv, conns)
+    assert [n.label for n in g.nodes] == ["A", "B"]
+    assert [(e.source, e.target) for e in g.edges] == [("n1", "n2")]
+
+
+def test_roomy_box_between_two_lines_stays_a_node():
+    inv, conns = _label_page((110, 170, 190, 215))  # room round its text: a node
+    g = assemble_graph(inv, conns)
+    assert [n.label for n in g.nodes] == ["A", "B", "Yes"]
+    assert len(g.edges) == 2

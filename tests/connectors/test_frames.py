@@ -1,0 +1,37 @@
+"""Group frames on tiny synthetic drawings: a rectangle round a node is found and cleared,
+the line crossing it keeps only a short gap; a rectangle holding no node is no frame."""
+
+import cv2
+import numpy as np
+
+from cvparse.connectors.frames import clear_frames, frame_outlines
+
+
+def _page() -> np.ndarray:
+    mask = np.zeros((300, 400), np.uint8)
+    cv2.rectangle(mask, (40, 60), (360, 260), 1, 2)  # the frame
+    cv2.line(mask, (200, 0), (200, 120), 1, 2)  # a line crossing its top side
+    return mask.astype(bool)
+
+
+def test_frame_round_a_node_is_found_whatever_crosses_it():
+    node = (150, 120, 250, 160)
+    frames = frame_outlines(_page(), [node], 2.0, 15.0)
+    assert len(frames) == 1
+    x1, y1, x2, y2 = frames[0]
+    assert abs(x1 - 40) <= 2 and abs(y1 - 60) <= 2 and abs(x2 - 360) <= 2 and abs(y2 - 260) <= 2
+
+
+def test_rectangle_holding_no_node_is_no_frame():
+    assert frame_outlines(_page(), [(370, 10, 395, 40)], 2.0, 15.0) == []
+    assert frame_outlines(_page(), [], 2.0, 15.0) == []
+
+
+def test_clearing_a_frame_leaves_the_crossing_line_with_a_short_gap():
+    mask = _page()
+    cleared = clear_frames(mask, frame_outlines(mask, [(150, 120, 250, 160)], 2.0, 15.0), 2.0)
+    assert not cleared[60, 100] and not cleared[160, 40] and not cleared[260, 300]
+    column = cleared[:, 200]
+    gap = np.flatnonzero(~column[:121])
+    assert column[:50].all() and column[75:120].all()
+    assert 0 < len(gap) <= 12
