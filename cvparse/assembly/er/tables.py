@@ -130,14 +130,14 @@ def table_boxes(inv: Inventory) -> list[tuple[int, int, int, int]]:
     inside it is the table's, whatever its cells were found as.  A cell drawn empty and
     unfilled is no shape of its own, and its borders would be traced as lines along
     the table's side."""
-    out = []
-    for rows in cell_stacks(inv):
-        if len(rows) < 2:
-            continue
-        b = np.array([inv.shapes[i].bbox for r in rows for i in r])
-        out.append((int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()),
-                    int(b[:, 3].max())))
-    return out
+    return [_outline(inv, [i for r in rows for i in r])
+            for rows in cell_stacks(inv) if len(rows) >= 2]
+
+
+def _outline(inv: Inventory, cells: list[int]) -> tuple[int, int, int, int]:
+    """The box round the shapes ``cells`` (a table's cells)."""
+    b = np.array([inv.shapes[i].bbox for i in cells])
+    return int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()), int(b[:, 3].max())
 
 
 SHADOW_BAND = 0.8
@@ -385,10 +385,7 @@ def shadow_pieces(inv: Inventory, tables: list[TableEntity]) -> dict[int, int]:
     th, stroke = inv.scale.text_height, inv.scale.stroke
     gap = 3 * stroke + 3
     taken = {i for t in tables for i in t.shapes}
-    boxes = []
-    for t in tables:
-        b = np.array([inv.shapes[i].bbox for i in t.shapes])
-        boxes.append((t.shapes[0], b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()))
+    boxes = [(t.shapes[0], *_outline(inv, t.shapes)) for t in tables]
     out: dict[int, int] = {}
     for i, s in enumerate(inv.shapes):
         if i in taken or clean_text(s.label):
