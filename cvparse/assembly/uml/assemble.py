@@ -19,7 +19,8 @@ from ...connectors.markers import end_readings, width_profile
 from ...model import UMLClass, UMLModel, UMLRelation
 from ...primitives.boxes import Box
 from ...primitives.items import Inventory
-from ...primitives.classboxes import dark_ink, uml_boxes
+from ...primitives.classboxes import FILL_CONTRAST, class_boxes, dark_ink, uml_boxes
+from ...primitives.paper import colour_distance
 from .classes import read_classes
 
 
@@ -59,14 +60,33 @@ def _border_pad(stroke: float) -> int:
     return int(np.ceil(stroke / 2))
 
 
-def _without_boxes(dark: np.ndarray, boxes: list[Box], stroke: float) -> np.ndarray:
+def _without_boxes(dark: np.ndarray, boxes: list[Box], stroke: float,
+                   borderless: list[bool] | None = None, rgb: np.ndarray | None = None,
+                   paper: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
     """The ink outside every box: end markers are read on it, so a border met at a slant
-    is not taken for part of a marker."""
+    is not taken for part of a marker.
+
+    A box drawn as a fill alone has no border line reaching past its found rectangle, only
+    the fill's anti-aliased blend with the paper: there the ring around the rectangle
+    loses the blend (a colour between fill and paper) and keeps other ink, since the side
+    of a hollow triangle met at a slant can lie right along the fill's edge.
+    """
     free = dark.copy()
-    pad = _border_pad(stroke)
-    for b in boxes:
+    h, w = dark.shape
+    for k, b in enumerate(boxes):
+        pad = _border_pad(stroke)
         x1, y1, x2, y2 = b.bbox
-        free[max(0, y1 - pad):y2 + pad + 1, max(0, x1 - pad):x2 + pad + 1] = False
+        ox1, oy1 = max(0, x1 - pad), max(0, y1 - pad)
+        ox2, oy2 = min(w, x2 + pad + 1), min(h, y2 + pad + 1)
+        if not (borderless and borderless[k]) or rgb is None:
+            free[oy1:oy2, ox1:ox2] = False
+            continue
+        ring = rgb[oy1:oy2, ox1:ox2]
+        fill = np.median(rgb[y1:y2 + 1, x1:x2 + 1].reshape(-1, 3), axis=0)
+        apart = float(np.linalg.norm(fill - np.asarray(paper, float)))
+        between = colour_distance(ring, fill) + colour_distance(ring, paper) - apart
+        free[oy1:oy2, ox1:ox2] &= between >= FILL_CONTRAST
+        free[y1:y2 + 1, x1:x2 + 1] = False
     return free
 
 
@@ -434,7 +454,9 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     # straight bridges first: between close boxes the tracer may follow a marker's
     # outline into the line and return a bent piece that is no better than the bridge
     ordered = _bridges(boxes, dark, th) + sorted(connectors, key=lambda c: -c.length)
-    free = _without_boxes(dark, boxes, stroke)
+    bordered = {b.bbox for b in class_boxes(inv)}
+    free = _without_boxes(dark, boxes, stroke, [b.bbox not in bordered for b in boxes],
+                          inv.image, inv.background)
     for c in ordered:
         line = _relation_line(dark, free, c, boxes, stroke, th)
         if line is None:

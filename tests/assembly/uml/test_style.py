@@ -136,3 +136,24 @@ def test_class_drawn_as_a_fill_alone_is_split_by_its_text_gaps():
     model = parse(np.asarray(img), kind="uml").document
     assert [c.name for c in model.classes] == ["Writer"]
     assert len(model.classes[0].attributes) == 3  # the members are not in the name
+
+
+def test_fill_alone_box_keeps_a_triangle_side_along_its_edge():
+    # a line meeting a borderless box at a slant: one side of its hollow triangle runs
+    # along the fill's edge, right under the box; the ring round the fill loses only the
+    # fill's blend with the paper
+    from cvparse.assembly.uml.assemble import _without_boxes
+    from cvparse.primitives.boxes import Box
+
+    rgb = np.full((80, 120, 3), 255, np.uint8)
+    rgb[10:41, 10:110] = (119, 170, 221)     # the fill, y 10..40
+    rgb[41, 10:110] = (187, 212, 238)        # its blend with the paper, one row below
+    rgb[41, 40:56] = (0, 0, 0)               # the triangle side lying along its edge
+    dark = np.zeros((80, 120), bool)
+    dark[10:42, 10:110] = True               # fill and blend both count as ink
+    box = Box(bbox=(10, 10, 109, 40), separators=[])
+    free = _without_boxes(dark, [box], 2.0, [True], rgb)
+    assert free[41, 40:56].all()             # the triangle side stays
+    assert not free[41, 10:40].any() and not free[10:41].any()  # fill and blend go
+    bordered = _without_boxes(dark, [box], 2.0, [False], rgb)
+    assert not bordered[41].any()            # a bordered box clears its border pad
