@@ -421,6 +421,13 @@ def _half_diamond(extent: np.ndarray, count: np.ndarray, stroke: float) -> str |
     wide = np.flatnonzero(extent >= line + max(2.0, stroke))
     if wide.size < 3 or wide[0] > stroke:
         return None
+    # the marker is the wide run attached to the tip; wide ink further back (a role name
+    # written beside the line) is no part of it
+    breaks = np.flatnonzero(np.diff(wide) > 1)
+    if breaks.size:
+        wide = wide[:breaks[0] + 1]
+        if wide.size < 3:
+            return None
     run = extent[wide[0]:wide[-1] + 1]
     peak = int(np.argmax(run))
     if peak > max(1.0, 0.25 * (run.size - 1)) or run[-1] > 0.75 * run[peak]:
@@ -474,8 +481,11 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     read, shape = end_readings(free, ends, 1.2 * th, stroke, text_height=th)
     read = [_drawn_marker(m, g, w.marker_span, stroke, th)
             for m, g, w in zip(read, shape, windows)]
-    for k, (m, w) in enumerate(zip(read, windows)):
-        if m in ("arrow", "open_arrow"):
+    for k, (m, g, w) in enumerate(zip(read, shape, windows)):
+        # a half diamond looks like an arrowhead to either reader; when only the profile
+        # says so the short marker was called bare, and is looked at again
+        if m in ("arrow", "open_arrow") or (m == "none" and g in ("arrow", "open_arrow")
+                                            and w.marker_span >= max(3.0, stroke + 1)):
             half = _half_diamond(*width_profile(free, w.tip, w.inward, w.length, 1.2 * th),
                                  stroke)
             read[k] = half or m

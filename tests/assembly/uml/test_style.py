@@ -138,6 +138,16 @@ def test_class_drawn_as_a_fill_alone_is_split_by_its_text_gaps():
     assert len(model.classes[0].attributes) == 3  # the members are not in the name
 
 
+def test_role_name_behind_a_half_diamond_does_not_hide_it():
+    # pyreverse writes the role name beside the line just behind the diamond: wide ink
+    # further back is no part of the marker
+    def draw(d):
+        d.polygon([(50, 48), (57, 58), (50, 72), (43, 58)], fill=255)
+        d.rectangle((53, 78, 75, 84), fill=255)  # the label's ink, 6 px behind the tip
+    ext, cnt = _end_profile(draw)
+    assert _half_diamond(ext, cnt, STROKE) == "filled_diamond"
+
+
 def test_fill_alone_box_keeps_a_triangle_side_along_its_edge():
     # a line meeting a borderless box at a slant: one side of its hollow triangle runs
     # along the fill's edge, right under the box; the ring round the fill loses only the
