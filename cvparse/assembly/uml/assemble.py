@@ -159,14 +159,38 @@ def _wide_runs(extent: np.ndarray, stroke: float) -> list[tuple[int, int]]:
     return runs
 
 
+def slant_reach(tip: tuple[float, float], inward: np.ndarray,
+                box: tuple[int, int, int, int], text_height: float) -> float:
+    """Pixels along the line by which a marker's ink may start away from the tip because
+    the band cleared along the box border (border line and pad, see
+    :func:`_without_boxes`) took its first part: 0 for a line meeting the border square
+    on; for one meeting it at a slant, one side of a hollow triangle runs nearly along
+    the border and reappears only where it leaves the band, up to the marker's length
+    (about one and a half text heights) from the tip."""
+    x1, y1, x2, y2 = box
+    dx = max(x1 - tip[0], tip[0] - x2, 0.0)
+    dy = max(y1 - tip[1], tip[1] - y2, 0.0)
+    normal = abs(float(inward[0])) if dx >= dy else abs(float(inward[1]))
+    return 0.0 if normal >= SQUARE_ON else MARKER_LENGTH * text_height
+
+
+SQUARE_ON = 0.95
+"""A line whose heading has at least this component along the border's normal meets the
+border square on (within about 18 degrees)."""
+MARKER_LENGTH = 1.5
+"""UML end markers are about one to two text heights long."""
+
+
 def _end_window(dark: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
-                length: float, stroke: float, text_height: float) -> EndWindow:
+                length: float, stroke: float, text_height: float,
+                reach: float = 0.0) -> EndWindow:
     """The reading window of one end: only ink attached to the tip belongs to its marker.
 
     Between boxes drawn close together the marker of the opposite end lies within reach;
     a wide run of ink starting away from the tip is not this end's marker, so the window
     stops before it.  A line or marker drawn a little short of the border (blank between)
-    starts the window where its ink starts.
+    starts the window where its ink starts.  ``reach`` (see :func:`slant_reach`) is how
+    much farther from the tip a marker met at a slant may start, and jump to its width.
     """
     extent, _ = width_profile(dark, tip, tuple(inward), length, 1.2 * text_height)
     inked = np.flatnonzero(extent > 0)
@@ -186,8 +210,8 @@ def _end_window(dark: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
     # marker (its thin sides broken into dots) are no step.
     before = extent[:first][extent[:first] > 0]
     step = extent[first] - (before[-1] if before.size else 0.0) if first else 0.0
-    gradual = step <= 2 * max(2.0, stroke)
-    if runs and first <= attach and gradual:
+    gradual = step <= 2 * max(2.0, stroke) or (reach > 0 and first <= attach + reach)
+    if runs and first <= attach + reach and gradual:
         end = runs[0][1]
         # a hollow marker's outline can break into runs; join runs separated by a gap
         for s, e in runs[1:]:
@@ -359,8 +383,9 @@ def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list
         return None
     gap = float(np.hypot(ta[0] - tb[0], ta[1] - tb[1]))
     length = max(3.0, min(back, 0.85 * gap))
-    first = [_end_window(free, tip, u, length, stroke, th)
-             for tip, u in ((ta, ua), (tb, ub))]
+    first = [_end_window(free, tip, u, length, stroke, th,
+                         slant_reach(tip, u, boxes[k].bbox, th))
+             for tip, u, k in ((ta, ua, a), (tb, ub, b))]
     # a marker is read with as much bare line behind it as it is long (the reader
     # compares its width with the line's), but never into the opposite end's marker
     windows = []

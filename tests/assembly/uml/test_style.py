@@ -167,3 +167,21 @@ def test_fill_alone_box_keeps_a_triangle_side_along_its_edge():
     assert not free[41, 10:40].any() and not free[10:41].any()  # fill and blend go
     bordered = _without_boxes(dark, [box], 2.0, [False], rgb)
     assert not bordered[41].any()            # a bordered box clears its border pad
+
+
+def test_slanted_approach_lets_the_marker_start_off_the_tip():
+    from cvparse.assembly.uml.assemble import slant_reach
+
+    box = (40, 20, 160, 60)
+    square = slant_reach((100.0, 62.0), np.array([0.0, -1.0]), box, TH)
+    slant = slant_reach((100.0, 62.0), np.array([0.9, -0.44]), box, TH)
+    side = slant_reach((162.0, 40.0), np.array([-0.44, 0.9]), box, TH)  # right side
+    assert square == 0.0 and slant > TH and side > TH
+    # a triangle met at a slant whose side along the border was cleared with it: the
+    # wide ink starts 12 px from the tip, after line-wide ink; it is still this end's
+    free = np.zeros((120, 120), bool)
+    free[62:100, 60] = True                # line-wide ink: the triangle's other side
+    free[74:77, 52:69] = True              # ... and its base, 12 px from the tip
+    tip, inward = (60.0, 62.0), np.array([0.0, -1.0])
+    assert _end_window(free, tip, inward, 30, STROKE, TH).marker_span == 0
+    assert _end_window(free, tip, inward, 30, STROKE, TH, 1.5 * TH).marker_span >= 12
