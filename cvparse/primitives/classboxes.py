@@ -83,18 +83,43 @@ def uml_boxes(inv: Inventory) -> list[Box]:
     return list(inv.facts.get("uml_boxes", lambda: _uml_boxes(inv)))
 
 
+FILL_KINDS = ("rect", "round_rect", "stadium")
+"""Shapes a borderless class box (or one compartment of it) is found as: its corners may
+be rounded, and a one-line name compartment is as round as a stadium."""
+
+
+def stacked_fills(bboxes: list[tuple[int, int, int, int]], stroke: float
+                  ) -> list[tuple[int, int, int, int]]:
+    """Rectangles that stack into one box joined: the compartments of a borderless class
+    box are found as shapes of their own (a rounded name compartment over a rounded body)
+    with the same left and right sides, each touching or overlapping the next.
+
+    Sides agree within two strokes; a gap between compartments of up to two strokes
+    still joins them (a separator line drawn in the paper's colour)."""
+    tol = 2.0 * max(stroke, 1.0)
+    groups: list[list[int]] = []
+    for b in sorted(bboxes, key=lambda r: (r[1], r[0])):
+        for g in groups:
+            if abs(g[0] - b[0]) <= tol and abs(g[2] - b[2]) <= tol and b[1] <= g[3] + tol:
+                g[:] = [min(g[0], b[0]), g[1], max(g[2], b[2]), max(g[3], b[3])]
+                break
+        else:
+            groups.append(list(b))
+    return [(g[0], g[1], g[2], g[3]) for g in groups]
+
+
 def _uml_boxes(inv: Inventory) -> list[Box]:
     boxes = class_boxes(inv)
     if inv.image is None:
         return boxes
     th = inv.scale.text_height
-    for s in inv.shapes:
-        x1, y1, x2, y2 = s.bbox
-        if s.kind != "rect" or x2 - x1 < th or y2 - y1 < 1.2 * th:
-            continue
-        if not any(_overlaps(s.bbox, b.bbox) for b in boxes) and _fill_alone(
-                inv.image, s.bbox, inv.background, th) is not None:
-            boxes.append(Box(bbox=s.bbox, separators=[]))
+    cands = [s.bbox for s in inv.shapes if s.kind in FILL_KINDS
+             and s.bbox[2] - s.bbox[0] >= th and s.bbox[3] - s.bbox[1] >= 1.2 * th]
+    for bbox in stacked_fills(cands, inv.scale.stroke):
+        met = [b for b in boxes if _overlaps(bbox, b.bbox)]
+        if all(_mark_inside(b.bbox, bbox, th) for b in met) and _fill_alone(
+                inv.image, bbox, inv.background, th) is not None:
+            boxes = [b for b in boxes if b not in met] + [Box(bbox=bbox, separators=[])]
     out = []
     for b in boxes:
         fill = None if b.separators else _fill_alone(inv.image, b.bbox, inv.background, th)
@@ -103,6 +128,16 @@ def _uml_boxes(inv: Inventory) -> list[Box]:
             b = Box(bbox=bbox, separators=text_compartments(inv.image, bbox, fill, th))
         out.append(b)
     return out
+
+
+def _mark_inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int],
+                 th: float) -> bool:
+    """Whether a box found inside a filled box is a mark drawn in it (a class-kind badge,
+    an icon) rather than a box of its own: wholly inside and under three text heights
+    either way.  A filled package frame holding class boxes keeps them."""
+    x1, y1, x2, y2 = inner
+    inside = outer[0] <= x1 and outer[1] <= y1 and x2 <= outer[2] and y2 <= outer[3]
+    return inside and x2 - x1 < 3 * th and y2 - y1 < 3 * th
 
 
 def _fill_extent(rgb: np.ndarray, bbox: tuple[int, int, int, int],

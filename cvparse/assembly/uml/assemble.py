@@ -19,7 +19,8 @@ from ...connectors.markers import end_readings, width_profile
 from ...model import UMLClass, UMLModel, UMLRelation
 from ...primitives.boxes import Box
 from ...primitives.items import Inventory
-from ...primitives.classboxes import dark_ink, uml_boxes
+from ...primitives.classboxes import FILL_CONTRAST, class_boxes, dark_ink, uml_boxes
+from ...primitives.paper import colour_distance
 from .classes import read_classes
 
 
@@ -59,14 +60,33 @@ def _border_pad(stroke: float) -> int:
     return int(np.ceil(stroke / 2))
 
 
-def _without_boxes(dark: np.ndarray, boxes: list[Box], stroke: float) -> np.ndarray:
+def _without_boxes(dark: np.ndarray, boxes: list[Box], stroke: float,
+                   borderless: list[bool] | None = None, rgb: np.ndarray | None = None,
+                   paper: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
     """The ink outside every box: end markers are read on it, so a border met at a slant
-    is not taken for part of a marker."""
+    is not taken for part of a marker.
+
+    A box drawn as a fill alone has no border line reaching past its found rectangle, only
+    the fill's anti-aliased blend with the paper: there the ring around the rectangle
+    loses the blend (a colour between fill and paper) and keeps other ink, since the side
+    of a hollow triangle met at a slant can lie right along the fill's edge.
+    """
     free = dark.copy()
-    pad = _border_pad(stroke)
-    for b in boxes:
+    h, w = dark.shape
+    for k, b in enumerate(boxes):
+        pad = _border_pad(stroke)
         x1, y1, x2, y2 = b.bbox
-        free[max(0, y1 - pad):y2 + pad + 1, max(0, x1 - pad):x2 + pad + 1] = False
+        ox1, oy1 = max(0, x1 - pad), max(0, y1 - pad)
+        ox2, oy2 = min(w, x2 + pad + 1), min(h, y2 + pad + 1)
+        if not (borderless and borderless[k]) or rgb is None:
+            free[oy1:oy2, ox1:ox2] = False
+            continue
+        ring = rgb[oy1:oy2, ox1:ox2]
+        fill = np.median(rgb[y1:y2 + 1, x1:x2 + 1].reshape(-1, 3), axis=0)
+        apart = float(np.linalg.norm(fill - np.asarray(paper, float)))
+        between = colour_distance(ring, fill) + colour_distance(ring, paper) - apart
+        free[oy1:oy2, ox1:ox2] &= between >= FILL_CONTRAST
+        free[y1:y2 + 1, x1:x2 + 1] = False
     return free
 
 
@@ -139,14 +159,38 @@ def _wide_runs(extent: np.ndarray, stroke: float) -> list[tuple[int, int]]:
     return runs
 
 
+def slant_reach(tip: tuple[float, float], inward: np.ndarray,
+                box: tuple[int, int, int, int], text_height: float) -> float:
+    """Pixels along the line by which a marker's ink may start away from the tip because
+    the band cleared along the box border (border line and pad, see
+    :func:`_without_boxes`) took its first part: 0 for a line meeting the border square
+    on; for one meeting it at a slant, one side of a hollow triangle runs nearly along
+    the border and reappears only where it leaves the band, up to the marker's length
+    (about one and a half text heights) from the tip."""
+    x1, y1, x2, y2 = box
+    dx = max(x1 - tip[0], tip[0] - x2, 0.0)
+    dy = max(y1 - tip[1], tip[1] - y2, 0.0)
+    normal = abs(float(inward[0])) if dx >= dy else abs(float(inward[1]))
+    return 0.0 if normal >= SQUARE_ON else MARKER_LENGTH * text_height
+
+
+SQUARE_ON = 0.95
+"""A line whose heading has at least this component along the border's normal meets the
+border square on (within about 18 degrees)."""
+MARKER_LENGTH = 1.5
+"""UML end markers are about one to two text heights long."""
+
+
 def _end_window(dark: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
-                length: float, stroke: float, text_height: float) -> EndWindow:
+                length: float, stroke: float, text_height: float,
+                reach: float = 0.0) -> EndWindow:
     """The reading window of one end: only ink attached to the tip belongs to its marker.
 
     Between boxes drawn close together the marker of the opposite end lies within reach;
     a wide run of ink starting away from the tip is not this end's marker, so the window
     stops before it.  A line or marker drawn a little short of the border (blank between)
-    starts the window where its ink starts.
+    starts the window where its ink starts.  ``reach`` (see :func:`slant_reach`) is how
+    much farther from the tip a marker met at a slant may start, and jump to its width.
     """
     extent, _ = width_profile(dark, tip, tuple(inward), length, 1.2 * text_height)
     inked = np.flatnonzero(extent > 0)
@@ -166,8 +210,8 @@ def _end_window(dark: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
     # marker (its thin sides broken into dots) are no step.
     before = extent[:first][extent[:first] > 0]
     step = extent[first] - (before[-1] if before.size else 0.0) if first else 0.0
-    gradual = step <= 2 * max(2.0, stroke)
-    if runs and first <= attach and gradual:
+    gradual = step <= 2 * max(2.0, stroke) or (reach > 0 and first <= attach + reach)
+    if runs and first <= attach + reach and gradual:
         end = runs[0][1]
         # a hollow marker's outline can break into runs; join runs separated by a gap
         for s, e in runs[1:]:
@@ -339,8 +383,9 @@ def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list
         return None
     gap = float(np.hypot(ta[0] - tb[0], ta[1] - tb[1]))
     length = max(3.0, min(back, 0.85 * gap))
-    first = [_end_window(free, tip, u, length, stroke, th)
-             for tip, u in ((ta, ua), (tb, ub))]
+    first = [_end_window(free, tip, u, length, stroke, th,
+                         slant_reach(tip, u, boxes[k].bbox, th))
+             for tip, u, k in ((ta, ua, a), (tb, ub, b))]
     # a marker is read with as much bare line behind it as it is long (the reader
     # compares its width with the line's), but never into the opposite end's marker
     windows = []
@@ -401,6 +446,13 @@ def _half_diamond(extent: np.ndarray, count: np.ndarray, stroke: float) -> str |
     wide = np.flatnonzero(extent >= line + max(2.0, stroke))
     if wide.size < 3 or wide[0] > stroke:
         return None
+    # the marker is the wide run attached to the tip; wide ink further back (a role name
+    # written beside the line) is no part of it
+    breaks = np.flatnonzero(np.diff(wide) > 1)
+    if breaks.size:
+        wide = wide[:breaks[0] + 1]
+        if wide.size < 3:
+            return None
     run = extent[wide[0]:wide[-1] + 1]
     peak = int(np.argmax(run))
     if peak > max(1.0, 0.25 * (run.size - 1)) or run[-1] > 0.75 * run[peak]:
@@ -434,7 +486,9 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     # straight bridges first: between close boxes the tracer may follow a marker's
     # outline into the line and return a bent piece that is no better than the bridge
     ordered = _bridges(boxes, dark, th) + sorted(connectors, key=lambda c: -c.length)
-    free = _without_boxes(dark, boxes, stroke)
+    bordered = {b.bbox for b in class_boxes(inv)}
+    free = _without_boxes(dark, boxes, stroke, [b.bbox not in bordered for b in boxes],
+                          inv.image, inv.background)
     for c in ordered:
         line = _relation_line(dark, free, c, boxes, stroke, th)
         if line is None:
@@ -452,8 +506,11 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     read, shape = end_readings(free, ends, 1.2 * th, stroke, text_height=th)
     read = [_drawn_marker(m, g, w.marker_span, stroke, th)
             for m, g, w in zip(read, shape, windows)]
-    for k, (m, w) in enumerate(zip(read, windows)):
-        if m in ("arrow", "open_arrow"):
+    for k, (m, g, w) in enumerate(zip(read, shape, windows)):
+        # a half diamond looks like an arrowhead to either reader; when only the profile
+        # says so the short marker was called bare, and is looked at again
+        if m in ("arrow", "open_arrow") or (m == "none" and g in ("arrow", "open_arrow")
+                                            and w.marker_span >= max(3.0, stroke + 1)):
             half = _half_diamond(*width_profile(free, w.tip, w.inward, w.length, 1.2 * th),
                                  stroke)
             read[k] = half or m

@@ -136,3 +136,52 @@ def test_class_drawn_as_a_fill_alone_is_split_by_its_text_gaps():
     model = parse(np.asarray(img), kind="uml").document
     assert [c.name for c in model.classes] == ["Writer"]
     assert len(model.classes[0].attributes) == 3  # the members are not in the name
+
+
+def test_role_name_behind_a_half_diamond_does_not_hide_it():
+    # pyreverse writes the role name beside the line just behind the diamond: wide ink
+    # further back is no part of the marker
+    def draw(d):
+        d.polygon([(50, 48), (57, 58), (50, 72), (43, 58)], fill=255)
+        d.rectangle((53, 78, 75, 84), fill=255)  # the label's ink, 6 px behind the tip
+    ext, cnt = _end_profile(draw)
+    assert _half_diamond(ext, cnt, STROKE) == "filled_diamond"
+
+
+def test_fill_alone_box_keeps_a_triangle_side_along_its_edge():
+    # a line meeting a borderless box at a slant: one side of its hollow triangle runs
+    # along the fill's edge, right under the box; the ring round the fill loses only the
+    # fill's blend with the paper
+    from cvparse.assembly.uml.assemble import _without_boxes
+    from cvparse.primitives.boxes import Box
+
+    rgb = np.full((80, 120, 3), 255, np.uint8)
+    rgb[10:41, 10:110] = (119, 170, 221)     # the fill, y 10..40
+    rgb[41, 10:110] = (187, 212, 238)        # its blend with the paper, one row below
+    rgb[41, 40:56] = (0, 0, 0)               # the triangle side lying along its edge
+    dark = np.zeros((80, 120), bool)
+    dark[10:42, 10:110] = True               # fill and blend both count as ink
+    box = Box(bbox=(10, 10, 109, 40), separators=[])
+    free = _without_boxes(dark, [box], 2.0, [True], rgb)
+    assert free[41, 40:56].all()             # the triangle side stays
+    assert not free[41, 10:40].any() and not free[10:41].any()  # fill and blend go
+    bordered = _without_boxes(dark, [box], 2.0, [False], rgb)
+    assert not bordered[41].any()            # a bordered box clears its border pad
+
+
+def test_slanted_approach_lets_the_marker_start_off_the_tip():
+    from cvparse.assembly.uml.assemble import slant_reach
+
+    box = (40, 20, 160, 60)
+    square = slant_reach((100.0, 62.0), np.array([0.0, -1.0]), box, TH)
+    slant = slant_reach((100.0, 62.0), np.array([0.9, -0.44]), box, TH)
+    side = slant_reach((162.0, 40.0), np.array([-0.44, 0.9]), box, TH)  # right side
+    assert square == 0.0 and slant > TH and side > TH
+    # a triangle met at a slant whose side along the border was cleared with it: the
+    # wide ink starts 12 px from the tip, after line-wide ink; it is still this end's
+    free = np.zeros((120, 120), bool)
+    free[62:100, 60] = True                # line-wide ink: the triangle's other side
+    free[74:77, 52:69] = True              # ... and its base, 12 px from the tip
+    tip, inward = (60.0, 62.0), np.array([0.0, -1.0])
+    assert _end_window(free, tip, inward, 30, STROKE, TH).marker_span == 0
+    assert _end_window(free, tip, inward, 30, STROKE, TH, 1.5 * TH).marker_span >= 12
