@@ -53,7 +53,9 @@ FILL_STEP = 24.0
 
 BOX_HEIGHT = 2.5
 """A node's box stands at least this many text heights high (a line of text and its
-margins); an edge label's plate is lower."""
+margins); an edge label's plate is lower.  (2.0 let a one-line Mermaid node's fill, 2.4
+text heights high, be ringed, but also the label plates of 2.0-2.5 set on a group frame's
+tint, which the ring's border test takes for a border: they became nodes.)"""
 
 MAX_STROKE = 0.35
 """Lines and borders are thinner than this many text heights; a thicker stroke estimate

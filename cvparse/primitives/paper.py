@@ -504,8 +504,9 @@ def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int
     alone is too faint or a dark line meeting it pulls the median off.  Every step is
     measured from the fill's own colour and the page's, wherever they lie on the hue and
     lightness scale.  Only a fill whose paper joins the page's through ``ink`` (a box
-    left open) is ringed, if at least ``min_height`` high and wide; a box ``ink``
-    closes already stays as it is.
+    left open) is ringed, or one whose paper runs on into a much larger area (a box
+    left open inside a group frame, whose own closed inside then swallows it), if at
+    least ``min_height`` high and wide; a box ``ink`` closes already stays as it is.
     """
     out = np.zeros(rgb.shape[:2], bool)
     bg = np.asarray(background, np.float32)
@@ -513,7 +514,11 @@ def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int
     palette = fill_palette(fills, background, min_step)
     if not len(palette):
         return out
-    open_paper = _open_paper(ink)
+    free_n, free, free_stats, _ = cv2.connectedComponentsWithStats(
+        (~ink).view(np.uint8), connectivity=4)
+    open_paper = _open_paper(ink, free, free_n)
+    free_area = free_stats[:, cv2.CC_STAT_AREA].astype(np.int64)
+    del free_stats
     page = colour_distance(rgb, background)
     for colour in palette:
         step = float(np.linalg.norm(colour - bg))
@@ -527,7 +532,10 @@ def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int
         # open: most of its paper joins the page's (a halo pixel past a closed border
         # may match the fill's colour too, on the page's side)
         opened = _label_counts(parts, open_paper, k)
-        leaky = np.nonzero(2 * opened[:k] > stats[:, cv2.CC_STAT_AREA])[0]
+        area = stats[:, cv2.CC_STAT_AREA]
+        spilled = _spilled_counts(parts, free, free_area,
+                                  stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT], k)
+        leaky = np.nonzero((2 * opened[:k] > area) | (2 * spilled > area))[0]
         leaky = leaky[leaky > 0]
         # a box holds a line of text with a margin: a label's plate is lower
         leaky = leaky[(stats[leaky, cv2.CC_STAT_HEIGHT] >= min_height)
@@ -553,11 +561,36 @@ def fill_outlines(rgb: np.ndarray, fills: np.ndarray, background: tuple[int, int
     return out
 
 
-def _open_paper(ink: np.ndarray) -> np.ndarray:
+SPILL_RATIO = 1.5
+"""A fill whose paper area (off ink, 4-connected) is this many times the area of the
+fill's bounding box runs on past its border: its box is open.  A closed box's paper lies
+inside that box, however much of it JPEG noise or letter halos keep off the fill's
+colour."""
+
+
+def _spilled_counts(parts: np.ndarray, free: np.ndarray, free_area: np.ndarray,
+                    area: np.ndarray, n: int) -> np.ndarray:
+    """For each label of ``parts`` (bounding boxes of ``area`` pixels): how many of its
+    pixels lie in a component of ``free`` (areas ``free_area``) over ``SPILL_RATIO``
+    times that area, counted band by band."""
+    counts = np.zeros(n, np.int64)
+    limit = SPILL_RATIO * area.astype(np.float64)
+    for band in row_bands(*parts.shape):
+        p, f = parts[band], free[band]
+        m = (p > 0) & (f > 0)
+        pm = p[m]
+        big = free_area[f[m]] > limit[pm]
+        counts += np.bincount(pm[big], minlength=n)[:n]
+    return counts
+
+
+def _open_paper(ink: np.ndarray, labels: np.ndarray | None = None, n: int = 0
+                ) -> np.ndarray:
     """The pixels off ``ink`` that join the image border through pixels off ``ink``
-    (4-connected): the page's paper and every fill left open to it.  The label map is
-    dropped once read."""
-    n, labels = cv2.connectedComponents((~ink).view(np.uint8), connectivity=4)
+    (4-connected): the page's paper and every fill left open to it.  ``labels`` (``n``
+    labels) is the caller's component map of the pixels off ``ink``, if it has one."""
+    if labels is None:
+        n, labels = cv2.connectedComponents((~ink).view(np.uint8), connectivity=4)
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     table = np.zeros(n, bool)
     table[edge[edge > 0]] = True

@@ -64,7 +64,7 @@ metric)."""
 REALTOOLS_FLOORS = {
     "chen_engines": 0.93, "eralchemy": 0.76, "mermaid_er": 0.61, "plantuml_ie": 0.77,
     "schemaspy": 0.66,
-    "flowlearn": 0.95, "graphviz_flow": 0.91, "mermaid11": 0.79, "plantuml_activity": 0.55,
+    "flowlearn": 0.95, "graphviz_flow": 0.91, "mermaid11": 0.82, "plantuml_activity": 0.55,
     "mermaid_repo": 0.41,
     "mermaid_class": 0.62, "plantuml_class": 0.69, "pyreverse": 0.84,
     "diagrams": 0.11, "graphviz": 0.57,

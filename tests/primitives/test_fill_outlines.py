@@ -115,3 +115,23 @@ def test_banded_label_steps_match_the_whole_map_formulas(monkeypatch):
     which = np.array([3, 17, 39])
     assert np.array_equal(paper_mod._labelled(parts, which, 40),
                           np.isin(parts, which).view(np.uint8))
+
+
+
+@pytest.mark.parametrize("page,fill,border,inner", [PALE_CASES[0], PALE_CASES[2]])
+def test_a_pale_box_inside_a_closed_frame_gets_its_ring(page, fill, border, inner):
+    # a group frame's dark border (ink) closes the frame all round; the box's faint
+    # border is no ink, so the box's inside joins the frame's, not the page's paper
+    rgb = _pale_box(page, fill, border, inner)
+    ink = np.zeros(rgb.shape[:2], bool)
+    ink[2:118, 2:158] = True
+    ink[4:116, 4:156] = False
+    ink[5:40, 78:82] = True  # the line down to the box
+    paper = np.zeros_like(rgb)
+    paper[:] = page
+    paper[41:89, 31:129] = fill
+    ring = fill_outlines(rgb, paper, page, 24.0, ink)
+    boxes = [r.bbox for r in enclosed_regions(ring | ink, 200)]
+    assert _found(boxes), boxes
+    assert not ring[50:80, 40:120].any()  # not the inside
+    assert not ring[10:30, 10:60].any()  # nor the frame's inside away from the box

@@ -345,7 +345,8 @@ of both."""
 def _hugs_text(inv: Inventory, shape: Shape) -> bool:
     """True if ``shape`` is no taller than two text lines and its text (the pixels
     clearly off its fill, away from its border) reaches within ``LABEL_MARGIN`` text
-    heights of the sides of its box: a label's plate, not a node."""
+    heights of the sides of its box and of the top and bottom of its fill: a label's
+    plate, not a node."""
     th = inv.scale.text_height
     x1, y1, x2, y2 = shape.bbox
     if inv.image is None or y2 - y1 > 2.5 * th:
@@ -360,8 +361,10 @@ def _hugs_text(inv: Inventory, shape: Shape) -> bool:
     ys, xs = np.nonzero(off & inside.astype(bool))
     if len(xs) == 0:
         return False
-    margins = (rx1 + xs.min() - x1, ry1 + ys.min() - y1, x2 - rx1 - xs.max(),
-               y2 - ry1 - ys.max())
+    # left and right to the outer box (as LABEL_MARGIN was measured); above and below to
+    # the edge of the fill: a plate has no border, and the antialiased ink found along
+    # its top and bottom edges widens its outer box by pixels a text line cannot spare
+    margins = (rx1 + xs.min() - x1, ys.min(), x2 - rx1 - xs.max(), ry2 - ry1 - ys.max())
     return (max(margins[0], margins[2]) <= LABEL_MARGIN[0] * th
             and max(margins[1], margins[3]) <= LABEL_MARGIN[1] * th)
 

@@ -505,3 +505,35 @@ def test_roomy_box_between_two_lines_stays_a_node():
     g = assemble_graph(inv, conns)
     assert [n.label for n in g.nodes] == ["A", "B", "Yes"]
     assert len(g.edges) == 2
+
+
+
+def _plate_hugs(margin: int, grown: int, side: int = 2) -> bool:
+    """Whether a grey plate round a 10 px high block of light 'letters', ``margin``
+    pixels of fill above and below and ``side`` left and right, hugs its text; its
+    outer box is ``grown`` pixels wider all round than the fill, as the antialiased ink
+    found round a plate's edge makes it."""
+    from types import SimpleNamespace
+
+    from cvparse.assembly.graph.assemble import _hugs_text
+
+    h, w = 10 + 2 * margin, 36 + 2 * side
+    rgb = np.full((80, 100, 3), 70, np.uint8)
+    rgb[20:20 + h, 20:20 + w] = 88
+    rgb[20 + margin:30 + margin, 20 + side:56 + side] = 220
+    interior = Region(bbox=(20, 20, 20 + w, 20 + h), filled=np.ones((h, w), bool),
+                      paper_area=w * h, contour=np.array([[20, 20], [19 + w, 19 + h]]))
+    shape = Shape(kind="rect", bbox=(20 - grown, 20 - grown, 20 + w + grown, 20 + h + grown),
+                  interior=interior, outer=interior, fill=(88, 88, 88))
+    inv = SimpleNamespace(scale=Scale(stroke=2.0, text_height=12.0), image=rgb)
+    return _hugs_text(inv, shape)
+
+
+def test_a_plate_hugs_its_text_measured_to_its_fill_above_and_below():
+    # 8 px of fill over and under the letters (0.67 text heights); the ink round its edge
+    # grows its outer box by 2 px more, which must not make it a node
+    assert _plate_hugs(margin=8, grown=2)
+    # a text height of fill above and below: a node
+    assert not _plate_hugs(margin=12, grown=0)
+    # a tight one-letter node: little fill above and below, but its sides are a node's
+    assert not _plate_hugs(margin=4, grown=4, side=7)
