@@ -16,6 +16,11 @@ SPREAD = 0.4
 """How far apart (text heights) the outer prongs of a crow's foot touch the side."""
 BAR = 0.3
 """How far (text heights) a bar reaches to each side of its line."""
+FILLED = (0.3, 1.5)
+"""Narrowest and widest (text heights) the ink across a line's end spreads where a
+filled foot is drawn."""
+FILLED_STROKES = 2.5
+"""A filled foot is also this many strokes wide or more: wider than the line itself."""
 
 
 def _side(box: tuple[int, int, int, int], p: np.ndarray) -> int:
@@ -110,6 +115,41 @@ def _spread_runs(scans: list[np.ndarray | None], th: float) -> int:
     return sum(x >= SPREAD * th for x in spreads)
 
 
+def filled_foot(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarray,
+                stroke: float, th: float, direction: np.ndarray | None = None,
+                avoid: np.ndarray | None = None) -> bool:
+    """Whether the line ending at ``point`` beside ``box`` ends in a small crow's foot
+    drawn filled: its prongs run together into one wedge, wide at the side and narrowing
+    to the line away from it.
+
+    Scanned across the line (:func:`_scans`) a pixel at a time out to a text height,
+    from the side or the box's own border band just outside it (ink wider than
+    ``FILLED[1]`` text heights), the ink's spread is ``FILLED`` text heights (and
+    ``FILLED_STROKES`` strokes, wider than the line) on three scans or more in a row
+    that end narrower than they begin, and then drops below that.  A bar, a stroke or
+    two thick, keeps its width over fewer scans; an arrowhead with its tip at the side
+    widens away from it."""
+    lo, hi = max(FILLED[0] * th, FILLED_STROKES * stroke), FILLED[1] * th
+    widths = []
+    for scan in _scans(ink, box, point, list(range(1, int(round(th)) + 1)), th, stroke,
+                       direction, avoid):
+        if scan is None:
+            return False
+        runs = _runs(scan)
+        widths.append(runs[-1][1] - runs[0][0] if runs else 0)
+    k = 0
+    while k < len(widths) and k < 0.5 * th and not lo <= widths[k] <= hi:
+        k += 1
+    if k and 0 < widths[k - 1] <= hi:  # the wedge must start at the side or its band
+        return False
+    run = []
+    while k < len(widths) and lo <= widths[k] <= hi:
+        run.append(widths[k])
+        k += 1
+    return (len(run) >= 3 and k < len(widths) and run[-1] < run[0]
+            and all(a >= b for a, b in zip(run, run[1:])))
+
+
 def is_crowsfoot(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarray,
                  stroke: float, th: float, direction: np.ndarray | None = None,
                  avoid: np.ndarray | None = None) -> bool:
@@ -123,6 +163,8 @@ def is_crowsfoot(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndar
     line's bars look like prongs to the scan along the side, so that reading needs no
     bar (:func:`has_bar`) across the line.
     """
+    if filled_foot(ink, box, point, stroke, th, direction, avoid):
+        return True
     offsets = [int(round(k * stroke)) + 1 for k in (2, 3, 4)]
     if _spread_runs(_scans(ink, box, point, offsets, th, stroke, direction, avoid), th) >= 2:
         return True

@@ -15,7 +15,7 @@ from ...primitives.items import Inventory, TextItem
 from ...primitives.freetext import WordBox
 from ...primitives.ocr import Word, glyph_height
 from ...primitives.wordjoin import join_label
-from .cardinalities import line_cardinalities
+from .cardinalities import assign_cardinalities, line_cardinalities
 from .crowsfoot import has_bar, is_crowsfoot
 from .cut_glyphs import glyph_boxes, group_box, read_words
 from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
@@ -71,8 +71,7 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     name_of.update(recover_names(inv, lines, unnamed))
     ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
         [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
-    cards = line_cardinalities(inv, ends, connectors, exclude=cards_used)
-    cards.update(crowsfoot_cardinalities(inv, ends, role, cards))
+    cards = end_cardinalities(inv, ends, role, connectors, cards_used)
     out = []
     n = len(lines)
     for li, ln in enumerate(lines):
@@ -82,12 +81,36 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     return out
 
 
-def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],
-                            cards: dict[int, str]) -> dict[int, str]:
-    """Cardinalities of the line ends that have no text, from crow's feet
-    (:mod:`.crowsfoot`): ``N`` where one is drawn, and, on a page that draws any or
-    a bar (crow's-foot notation), ``1`` at the other ends.  An end's side is that of
-    the entity box (a table's row) nearest it."""
+def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],
+                      connectors: list[Connector], cards_used: set[int]) -> dict[int, str]:
+    """Cardinality of each line end (index into ``ends``, each oriented towards the entity
+    it reads for).
+
+    The free text nearest each end comes first.  On a page that draws crow's-foot
+    marks at the ends left without text (:func:`end_marks`), the marks decide: ``N``
+    where a crow's foot is drawn (over a text read there too: OCR takes a foot with a
+    circle for a digit) and ``1`` at the other ends.  Glyph matching and the OCR of cut
+    glyphs (:func:`~.cardinalities.line_cardinalities`) serve only pages without marks:
+    their templates are the page's cardinality texts, and on a marked page those are
+    mostly marks misread, which would be found again at every other foot."""
+    th = inv.scale.text_height
+    text = assign_cardinalities(inv, ends, 2.5 * th, exclude=cards_used)
+    marks = end_marks(inv, ends, role)
+    if not any(marks.get(k) for k in range(len(ends)) if k not in text):
+        return line_cardinalities(inv, ends, connectors, exclude=cards_used)
+    cards = dict(text)
+    for k in range(len(ends)):
+        if marks.get(k) == "N" or k not in cards:
+            cards[k] = "N" if marks.get(k) == "N" else "1"
+    return cards
+
+
+def end_marks(inv: Inventory, ends: list[Link], role: dict[int, str | None]
+              ) -> dict[int, str]:
+    """The crow's-foot mark at each line end (:mod:`.crowsfoot`): ``N`` for a crow's
+    foot, ``1`` for a bar, ``""`` for neither; ends more than two text heights from any
+    entity box are left out.  An end's side is that of the entity box (a table's row)
+    nearest it."""
     if inv.ink is None:
         return {}
     th, stroke = inv.scale.text_height, inv.scale.stroke
@@ -95,23 +118,22 @@ def crowsfoot_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, st
     if not boxes:
         return {}
     b = np.array(boxes, float)
-    many: dict[int, bool] = {}
-    marked = False
+    out: dict[int, str] = {}
     for k, ln in enumerate(ends):
-        if cards.get(k):
-            continue
         p = np.asarray(ln.points[-1], float)
         gap = np.hypot(np.maximum(np.maximum(b[:, 0] - p[0], p[0] - b[:, 2]), 0),
                        np.maximum(np.maximum(b[:, 1] - p[1], p[1] - b[:, 3]), 0))
         j = int(np.argmin(gap))
         if gap[j] <= 2 * th:
             # out of the box along the line's last two text heights
-            out = -end_direction(ln.points, False, 2 * th)
-            many[k] = is_crowsfoot(inv.ink, boxes[j], p, stroke, th, out, b)
-            marked = marked or many[k] or has_bar(inv.ink, boxes[j], p, stroke, th, out, b)
-    if not marked:
-        return {}
-    return {k: "N" if m else "1" for k, m in many.items()}
+            out_dir = -end_direction(ln.points, False, 2 * th)
+            if is_crowsfoot(inv.ink, boxes[j], p, stroke, th, out_dir, b):
+                out[k] = "N"
+            elif has_bar(inv.ink, boxes[j], p, stroke, th, out_dir, b):
+                out[k] = "1"
+            else:
+                out[k] = ""
+    return out
 
 
 def touches_connector_shape(inv: Inventory, line: Link, role: dict[int, str | None]) -> bool:

@@ -61,3 +61,28 @@ def test_marks_square_to_a_slanted_line():
     assert not is_crowsfoot(ink, (100, 100, 200, 140), end, 1.0, 16.0, out)
     ink, end, out = _slanted("many")
     assert is_crowsfoot(ink, (100, 100, 200, 140), end, 1.0, 16.0, out)
+
+
+def _filled(kind: str, stroke: int = 2) -> np.ndarray:
+    """Small marks drawn filled, as Graphviz draws a crow's foot beside a circle."""
+    ink = np.zeros((120, 240), np.uint8)
+    cv2.rectangle(ink, BOX[:2], BOX[2:], 1, stroke)
+    cv2.line(ink, (20, 60), (100, 60), 1, stroke)
+    if kind == "many":  # a wedge, wide at the side, its prongs run together
+        cv2.fillPoly(ink, [np.array([(86, 60), (100, 55), (100, 65)], np.int32)], 1)
+        cv2.circle(ink, (80, 60), 5, 1, stroke)
+    elif kind == "arrow":  # a filled arrowhead, its tip at the side
+        cv2.fillPoly(ink, [np.array([(100, 60), (86, 55), (86, 65)], np.int32)], 1)
+    elif kind == "bar":  # a thick bar a little off the side, then a circle
+        cv2.line(ink, (94, 53), (94, 67), 1, stroke)
+        cv2.circle(ink, (82, 60), 5, 1, stroke)
+    return ink.astype(bool)
+
+
+def test_a_filled_crows_foot_is_many():
+    assert is_crowsfoot(_filled("many"), BOX, np.array([99.0, 60.0]), 2.0, 14.0)
+
+
+def test_a_filled_arrowhead_or_a_thick_bar_is_not():
+    for kind in ("arrow", "bar", "plain"):
+        assert not is_crowsfoot(_filled(kind), BOX, np.array([99.0, 60.0]), 2.0, 14.0), kind

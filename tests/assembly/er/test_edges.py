@@ -92,3 +92,41 @@ def test_line_through_a_triangle_corner_is_no_direct_relationship():
     # an attribute ellipse on the way is no connector shape
     assert not touches_connector_shape(inv, Link(1, 2, joined), {0: "attribute", 1: "entity",
                                                                  2: "entity"})
+
+
+
+def _marked_page():
+    """Two boxes joined by two lines, each with a filled crow's foot at the right box and
+    a plain end at the left one; OCR has read the upper foot (with its circle) as "5"."""
+    from cvparse.primitives.items import Inventory, Scale, Shape, TextItem
+    from cvparse.primitives.regions import Region
+
+    ink = np.zeros((140, 440), np.uint8)
+    boxes = [(20, 30, 120, 110), (320, 30, 420, 110)]
+    shapes = []
+    for x1, y1, x2, y2 in boxes:
+        cv2.rectangle(ink, (x1, y1), (x2, y2), 1, 2)
+        r = Region(bbox=(x1, y1, x2, y2), filled=np.ones((y2 - y1, x2 - x1), bool),
+                   paper_area=(y2 - y1) * (x2 - x1),
+                   contour=np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]))
+        shapes.append(Shape(kind="rect", bbox=(x1, y1, x2, y2), interior=r, outer=r,
+                            label=""))
+    ends = []
+    for y in (50, 90):
+        cv2.line(ink, (121, y), (319, y), 1, 2)
+        cv2.fillPoly(ink, [np.array([(306, y), (320, y - 5), (320, y + 5)], np.int32)], 1)
+        cv2.circle(ink, (300, y), 5, 1, 2)
+        pts = np.array([[121.0, y], [306.0, y]])
+        ends.append((Link(0, 1, pts), Link(1, 0, pts[::-1])))
+    inv = Inventory(width=440, height=140, scale=Scale(stroke=2, text_height=14),
+                    background=(255, 255, 255), shapes=shapes,
+                    texts=[TextItem("5", (294, 42, 318, 58))], ink=ink.astype(bool))
+    return inv, [e[0] for e in ends] + [e[1] for e in ends]
+
+
+def test_a_drawn_crows_foot_overrules_its_own_misreading():
+    from cvparse.assembly.er.edges import end_cardinalities
+
+    inv, ends = _marked_page()
+    cards = end_cardinalities(inv, ends, {0: "entity", 1: "entity"}, [], set())
+    assert cards == {0: "N", 1: "N", 2: "1", 3: "1"}
