@@ -18,6 +18,7 @@ from .params import Params
 from .vocabulary import KINDS, STAGES, Kind, Stage
 from .primitives.items import Inventory
 from .primitives.classboxes import dark_ink, uml_boxes
+from .primitives.clusters import release_clusters
 from .primitives.family import guess_kind
 from .primitives.inventory import build_inventory
 from .primitives.page import Page, make_page
@@ -162,6 +163,8 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
                                       clear=[(x1 + k, y1 + k, x2 - k, y2 - k)
                                              for x1, y1, x2, y2 in tables])
     else:
+        if kind == "topology":  # a cluster's box is no node: its words are free text
+            inv = release_clusters(inv)
         connectors = build_connectors(inv)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors, params.family)
