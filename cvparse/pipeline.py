@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .assembly.er.tables import shadowless_ink, table_boxes
+from .assembly.graph.legend import legend_shapes
 from .assembly.kind import assemble, graph_kind
 from .connectors.lines import Connector
 from .connectors.stage import build as build_connectors
@@ -164,7 +165,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
                                              for x1, y1, x2, y2 in tables])
     else:
         if kind == "topology":  # a cluster's box is no node: its words are free text
-            inv = release_clusters(inv)
+            inv = release_clusters(inv, keep=legend_shapes(inv))
         connectors = build_connectors(inv)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors, params.family)

@@ -13,6 +13,7 @@ stages (a group frame, see ``connectors.frames``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 import cv2
@@ -94,15 +95,16 @@ def cluster_shapes(shapes: list[Shape], stroke: float, text_height: float,
     return out
 
 
-def release_clusters(inv: Inventory) -> Inventory:
+def release_clusters(inv: Inventory, keep: Collection[int] = ()) -> Inventory:
     """``inv`` without its cluster shapes (:func:`cluster_shapes`), with the free words
     inside them added to its text (and text mask) and the clusters kept as its fact
     ``clusters`` (:func:`clusters_of`); ``inv`` itself where it has none or lacks the
-    page image and ink."""
+    page image and ink.  The shapes ``keep`` (legends: a box of sample lines) stay."""
     if inv.image is None or inv.ink is None or inv.text_mask is None:
         return inv
     th = inv.scale.text_height
     gone = set(cluster_shapes(inv.shapes, inv.scale.stroke, th, inv.ink, inv.image))
+    gone -= set(keep)
     if not gone:
         return inv
     kept = [s for k, s in enumerate(inv.shapes) if k not in gone]
