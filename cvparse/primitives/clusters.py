@@ -4,8 +4,8 @@ A cluster (a subgraph's box, a tinted group frame of an icon diagram) is a close
 so perception finds it as a shape and reads everything inside it (the nodes' labels, the
 cluster's title, the icons' letters) as one label; the free words inside it are never
 looked for.  A node holds text and, at most, small pieces of drawing; a cluster holds a
-whole node, and the lines between its nodes.  So a shape holding another shape at least
-a node's size (two text heights each way) clear of its border, or a line, is a cluster:
+whole node.  So a shape holding another shape at least a node's size (two text heights
+each way) clear of its border is a cluster:
 here it leaves the shapes, and the words inside it, outside every shape that stays, are
 found and read as free text.  Its border is ink like any other line, left to the line
 stages (a group frame, see ``connectors.frames``).
@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from .freetext import free_words
@@ -29,54 +28,8 @@ NODE_SIZE = 2.0
 picture): a shape that holds one is a cluster, not a node."""
 
 
-LINE_LENGTH = 2.5
-"""A thin piece of ink at least this many text heights long inside a shape is a line."""
-
-
-SAME_COLOUR = 60.0
-"""Colours no further apart than this in any channel are one colour (anti-aliasing and
-compression noise)."""
-
-
-def _holds_line(s: Shape, ink: np.ndarray, rgb: np.ndarray, stroke: float,
-                text_height: float) -> bool:
-    """True if the inside of ``s`` (clear of its border) holds a line: a thin piece of
-    ink (area at most two strokes times the diagonal of its box: a line and its head) at least
-    ``LINE_LENGTH`` text heights long, drawn on the shape's own fill (the paper round it
-    is of that one colour: the edge between two fills of a picture is no line) and
-    clear of the box of the inside by half a text height (not along the outline).  A node holds text
-    and, at most, a picture; connectors end outside it."""
-    x1, y1, x2, y2 = s.interior.bbox
-    d = 2 * int(round(stroke)) + 3
-    inner = cv2.erode(s.interior.filled.astype(np.uint8), np.ones((d, d), np.uint8)) > 0
-    own = ink[y1:y2, x1:x2] & inner
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(own.astype(np.uint8), 8)
-    crop = rgb[y1:y2, x1:x2].astype(np.int16)
-    paper = ~ink[y1:y2, x1:x2] & inner
-    k = np.ones((d, d), np.uint8)
-    for i in range(1, n):
-        bx, by, w, h, area = stats[i]
-        if max(w, h) < LINE_LENGTH * text_height or area > 2.0 * stroke * np.hypot(w, h):
-            continue
-        clear = 0.5 * text_height
-        if (min(bx, by) < clear or bx + w > own.shape[1] - clear
-                or by + h > own.shape[0] - clear):
-            continue  # along the outline: a part of the border's drawing
-        ring = (cv2.dilate((labels == i).astype(np.uint8), k) > 0) & paper
-        if not ring.any():
-            continue
-        lo, mid, hi = np.percentile(crop[ring], [5, 50, 95], axis=0)
-        if (float((hi - lo).max()) <= SAME_COLOUR
-                and float(np.abs(mid - np.asarray(s.fill, float)).max()) <= SAME_COLOUR):
-            return True
-    return False
-
-
-def cluster_shapes(shapes: list[Shape], stroke: float, text_height: float,
-                   ink: np.ndarray | None = None, rgb: np.ndarray | None = None
-                   ) -> list[int]:
-    """Indices of the shapes that hold a node-sized shape clear of their border, or
-    (with the page's ``ink`` and image) a line (:func:`_holds_line`)."""
+def cluster_shapes(shapes: list[Shape], stroke: float, text_height: float) -> list[int]:
+    """Indices of the shapes that hold a node-sized shape clear of their border."""
     margin = 2 * stroke + 2
     least = NODE_SIZE * text_height
     out = []
@@ -88,10 +41,6 @@ def cluster_shapes(shapes: list[Shape], stroke: float, text_height: float,
                     and b1 - y1 >= margin and x2 - a2 >= margin and y2 - b2 >= margin):
                 out.append(k)
                 break
-        else:
-            if (ink is not None and rgb is not None
-                    and _holds_line(s, ink, rgb, stroke, text_height)):
-                out.append(k)
     return out
 
 
@@ -103,7 +52,7 @@ def release_clusters(inv: Inventory, keep: Collection[int] = ()) -> Inventory:
     if inv.image is None or inv.ink is None or inv.text_mask is None:
         return inv
     th = inv.scale.text_height
-    gone = set(cluster_shapes(inv.shapes, inv.scale.stroke, th, inv.ink, inv.image))
+    gone = set(cluster_shapes(inv.shapes, inv.scale.stroke, th))
     gone -= set(keep)
     if not gone:
         return inv

@@ -1,5 +1,5 @@
-"""Clusters: a box holding a node-sized shape or a line is a cluster, not a node, and the
-words inside it are free text."""
+"""Clusters: a box holding a node-sized shape is a cluster, not a node, and the words
+inside it are free text."""
 
 from cvparse.primitives.clusters import cluster_shapes, clusters_of, release_clusters
 from cvparse.primitives.inventory import build_inventory
@@ -36,16 +36,8 @@ def test_a_frame_holding_a_box_is_a_cluster_and_its_title_free_text():
     assert len(clusters_of(out)) == 1 and clusters_of(inv) == []
 
 
-def test_a_frame_holding_a_line_is_a_cluster():
-    inv = build_inventory(_cluster_page("line"))
-    st, th = inv.scale.stroke, inv.scale.text_height
-    assert cluster_shapes(inv.shapes, st, th, inv.ink, inv.image) == [0]
-    words = sorted(t.text for t in release_clusters(inv).texts)
-    assert words == ["Group", "alpha", "omega"]
-
-
 def test_a_box_holding_text_only_is_no_cluster():
     inv = build_inventory(_cluster_page("text"))
     st, th = inv.scale.stroke, inv.scale.text_height
-    assert cluster_shapes(inv.shapes, st, th, inv.ink, inv.image) == []
+    assert cluster_shapes(inv.shapes, st, th) == []
     assert release_clusters(inv) is inv
