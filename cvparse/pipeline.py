@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .assembly.er.tables import shadowless_ink, table_boxes
+from .assembly.graph.legend import legend_shapes
 from .assembly.kind import assemble, graph_kind
 from .connectors.lines import Connector
 from .connectors.stage import build as build_connectors
@@ -18,6 +19,7 @@ from .params import Params
 from .vocabulary import KINDS, STAGES, Kind, Stage
 from .primitives.items import Inventory
 from .primitives.classboxes import dark_ink, uml_boxes
+from .primitives.clusters import release_clusters
 from .primitives.family import guess_kind
 from .primitives.inventory import build_inventory
 from .primitives.page import Page, make_page
@@ -162,6 +164,8 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
                                       clear=[(x1 + k, y1 + k, x2 - k, y2 - k)
                                              for x1, y1, x2, y2 in tables])
     else:
+        if kind == "topology":  # a cluster's box is no node: its words are free text
+            inv = release_clusters(inv, keep=legend_shapes(inv))
         connectors = build_connectors(inv)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors, params.family)

@@ -620,8 +620,18 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
             shape.label = one_letter(shape.label, *next(copies_read), is_bar(t))
         if ul and shape.label:
             shape.underlined = shape.label.split()
+    return free_texts(words, word_crops, read_free, own_free, glyph, scale, ink, text_mask)
+
+
+def free_texts(words: list, word_crops: list[np.ndarray], read: list, own: list[float],
+               glyph: float, scale: Scale, ink: np.ndarray, text_mask: np.ndarray
+               ) -> list[TextItem]:
+    """The free words (``free_words``' boxes and crops, their OCR ``read`` and glyph
+    heights ``own``) that read as text, as text items; their ink is added to
+    ``text_mask``.  Readings with no letter, of low confidence, an arrowhead read as a
+    letter, implausible words and words far wider than their letters are dropped."""
     texts = []
-    for wb, crop, ws, g in zip(words, word_crops, read_free, own_free):
+    for wb, crop, ws, g in zip(words, word_crops, read, own):
         text = join_label(ws, crop, False, g or glyph)
         conf = float(np.mean([x.confidence for x in ws])) if ws else 0.0
         if not text or not any(ch.isalnum() for ch in text):

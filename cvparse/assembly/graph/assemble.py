@@ -11,6 +11,7 @@ from ...connectors.attach import GAP_SIDES, phantom_shapes
 from ...connectors.lines import Connector, End
 from ...connectors.stage import read_cut_ends
 from ...model import Edge, Graph, Node
+from ...primitives.clusters import clusters_of
 from ...primitives.items import Inventory, Scale, Shape
 from ...primitives.inventory import continued_sides
 from ...primitives.regions import Region
@@ -91,10 +92,14 @@ def _alnum(text: str) -> int:
     return sum(ch.isalnum() for ch in text)
 
 
-def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float
+def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float,
+                   pieces: np.ndarray | None = None, lines: np.ndarray | None = None
                    ) -> list[int] | None:
     """Box of the drawing right above a free label (an icon), or ``None`` if there is
-    hardly any ink there.
+    hardly any ink there, or only a line running across (``lines``: the thin straight
+    horizontal runs of the page; a connector passing over a label, a cluster's border
+    above its title).  With ``pieces``, the drawing is grown to the whole icon
+    (:func:`_whole_icon`).
 
     The drawing is the ink in a window up to four text heights above the label, grown to
     the whole of every icon-sized piece of ink that reaches into the window; a thin piece
@@ -109,6 +114,10 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float
     window = ink[wy1:wy2, wx1:wx2]
     if window.size == 0 or not window.any():
         return None
+    if lines is not None:
+        run = lines[wy1:wy2, wx1:wx2]
+        if not (window & ~run).any() and run[:, 0].any() and run[:, -1].any():
+            return None  # a line running across the window and nothing else
     if window.mean() < 0.04:
         mark = _lone_mark(window, th, stroke)
         if mark is None:
@@ -132,6 +141,100 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float
         if bw <= 6 * th and bh <= 6 * th:
             out = [min(out[0], rx1 + bx), min(out[1], ry1 + by),
                    max(out[2], rx1 + bx + bw), max(out[3], ry1 + by + bh)]
+    if pieces is not None:
+        out = _whole_icon(out, box, pieces, th, stroke)
+    return out
+
+
+def _pieces_off_lines(ink: np.ndarray, rgb: np.ndarray | None, th: float, stroke: float,
+                      paper: tuple[int, int, int] = (255, 255, 255)
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes ``x, y, w, h, area`` of the pieces of ``ink`` once its connector runs are
+    taken out, and the mask of the thin straight horizontal runs with the ``paper``
+    colour above them (a line or a frame's top side; the bottom side of a filled icon
+    has its fill above): a connector whose tip touches an icon is one piece of ink with
+    it.  A
+    connector run is a long thin straight run with the same colour on both sides of it
+    (paper, or a cluster's tint); the side of a filled icon has the icon's fill on one
+    side, and an outline icon's strokes are thicker, so both stay."""
+    m = ink.astype(np.uint8)
+    run = max(8, int(round(2 * th)))
+    thick = max(3, int(round(2 * stroke + 2)))
+    d = thick
+    img = None if rgb is None else rgb.astype(np.int16)
+    lines = np.zeros(ink.shape, bool)
+    flat = lines
+    for axis, along, across in ((0, (1, run), (thick, 1)), (1, (run, 1), (1, thick))):
+        straight = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones(along, np.uint8)) > 0
+        wide = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones(across, np.uint8)) > 0
+        thin = straight & ~wide
+        if axis == 0:
+            flat = thin.copy()
+            if img is not None:
+                above = np.roll(img, d, axis=0)
+                flat &= np.abs(above - np.asarray(paper, np.int16)).max(axis=2) <= 40
+        if img is not None:
+            a, b = np.roll(img, d, axis=axis), np.roll(img, -d, axis=axis)
+            ia, ib = np.roll(ink, d, axis=axis), np.roll(ink, -d, axis=axis)
+            same = (np.abs(a - b).sum(axis=2) <= 60) & ~ia & ~ib
+            thin &= same
+        lines |= thin
+    _, _, stats, _ = cv2.connectedComponentsWithStats((ink & ~lines).astype(np.uint8), 8)
+    return stats[1:].astype(np.int64), flat
+
+
+ICON_SPAN = 12.0
+"""An icon is at most this many text heights wide and tall (the tools that draw icon
+diagrams set a label's type at about a tenth of its picture's size)."""
+
+
+def _whole_icon(seed: list[int], label: list[int], pieces: np.ndarray, th: float,
+                stroke: float) -> list[int]:
+    """``seed`` (the drawing found in the window above a label) grown to the whole of
+    the icon: every piece of the page's ink (``pieces``: boxes ``x, y, w, h, area``)
+    that reaches into it, or comes within a third of a text height of it, is added,
+    as long as it lies above the label's baseline, is no line (a thin piece longer than
+    two text heights whose area is about a stroke times its length) and the icon stays
+    within ``ICON_SPAN`` text heights.  Growing stops at anything larger: a cluster's
+    frame or a connector is no part of an icon.  An icon drawn as many pieces (a head
+    over a body) is found whole, not only the part right above its label."""
+    near = 0.33 * th
+    span = ICON_SPAN * th
+    bottom = label[3]
+    out = list(seed)
+    taken = np.zeros(len(pieces), bool)
+    for _ in range(4):
+        x, y, w, h, area = (pieces[:, k] for k in range(5))
+        hit = (~taken & (x <= out[2] + near) & (x + w >= out[0] - near)
+               & (y <= out[3] + near) & (y + h >= out[1] - near)
+               & (y + h <= bottom) & (w <= span) & (h <= span)
+               & ((area > 1.5 * stroke * (w + h)) | (np.maximum(w, h) <= 2 * th)))
+        if not hit.any():
+            break
+        grown = [min(out[0], int(x[hit].min())), min(out[1], int(y[hit].min())),
+                 max(out[2], int((x + w)[hit].max())), max(out[3], int((y + h)[hit].max()))]
+        if grown[2] - grown[0] > span or grown[3] - grown[1] > span:
+            break
+        taken |= hit
+        out = grown
+    return out
+
+
+def _cluster_borders(inv: Inventory) -> np.ndarray:
+    """Mask of the borders of the page's clusters (:func:`clusters_of`; the inner and
+    the outer one of a cluster nested flush in another), a stroke and a pixel wide on
+    either side of their outline."""
+    h, w = inv.height, inv.width
+    out = np.zeros((h, w), bool)
+    d = 2 * int(round(inv.scale.stroke)) + 3
+    k = np.ones((d, d), np.uint8)
+    for r in (r for s in clusters_of(inv) for r in (s.interior, s.outer)):
+        x1, y1, x2, y2 = r.bbox
+        filled = np.pad(r.filled.astype(np.uint8), d)
+        band = cv2.dilate(filled, k) > cv2.erode(filled, k)
+        gx1, gy1 = x1 - d, y1 - d
+        cx1, cy1, cx2, cy2 = max(0, gx1), max(0, gy1), min(w, x2 + d), min(h, y2 + d)
+        out[cy1:cy2, cx1:cx2] |= band[cy1 - gy1:cy2 - gy1, cx1 - gx1:cx2 - gx1]
     return out
 
 
@@ -160,6 +263,25 @@ def _label_under(box, labels: list[tuple[str, list[int]]], th: float) -> int | N
     below = [(lb[1] - y2, k) for k, (_, lb) in enumerate(labels)
              if lb[0] - th <= cx <= lb[2] + th and -0.5 * th <= lb[1] - y2 <= 3 * th]
     return min(below)[1] if below else None
+
+
+CAPTION_GAP = 1.0
+"""A caption starts at most this many text heights under the picture it names."""
+CAPTION_CENTRE = 0.15
+"""...and its middle lies within this share of the picture's width of the picture's."""
+
+
+def _caption_under(box, labels: list[tuple[str, list[int]]], th: float) -> bool:
+    """True if a free label starts right under ``box`` (``CAPTION_GAP``), centred under
+    it (``CAPTION_CENTRE``), and ``box`` is at least two text lines tall: the shape is an
+    icon's picture and the label its name, whatever is read inside the picture."""
+    x1, y1, x2, y2 = box
+    if y2 - y1 < 2 * th:
+        return False
+    cx = (x1 + x2) / 2
+    return any(0 <= lb[1] - y2 <= CAPTION_GAP * th
+               and abs((lb[0] + lb[2]) / 2 - cx) <= CAPTION_CENTRE * (x2 - x1)
+               for _, lb in labels)
 
 
 def _contains(outer, inner, slack: float = 0.0) -> bool:
@@ -428,6 +550,57 @@ class TopoNode:
     """Inventory shapes that belong to it (its border, or the parts of its icon)."""
 
 
+def free_labels(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
+                ) -> list[tuple[str, list[int]]]:
+    """The free text of the page outside shapes and ``skip`` boxes, words joined into
+    lines and lines stacked into labels."""
+    th = inv.scale.text_height
+    # Text lower than a letter is a marker fragment read as one, unless it reads as a
+    # word: a wrapped label's last line may hold only small letters ("mer", "ance").
+    free = [(t.text, list(t.bbox)) for t in inv.texts
+            if not _inside_shape(inv, t.bbox) and not any(_contains(b, t.bbox) for b in skip)
+            and (t.bbox[3] - t.bbox[1] >= 0.55 * th or _alnum(t.text) >= WORD_LETTERS)]
+    return _stack_lines(_join_line_words(free, th), th)
+
+
+def text_nodes(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
+               nodes: list[TopoNode], inv: Inventory, skip: list = ()) -> list[TopoNode]:
+    """Free labels that a loose connector end reaches (a plain-text node: a label with
+    no border and no picture), as nodes of kind ``text``.  A label in a node's box is
+    that node's, and an edge label beside a line is reached by no end of it."""
+    boxes = [n.bbox for n in nodes]
+    th = inv.scale.text_height
+    titles = [s.interior.bbox for s in clusters_of(inv)]
+    cands = [(t, b) for t, b in free_labels(inv, skip)
+             if _alnum(t) >= TEXT_NODE_LETTERS and not any(_contains(nb, b) for nb in boxes)
+             and not any(_hugs_border(b, c, TITLE_GAP * th) for c in titles)]
+    if not cands:
+        return []
+    probe = [TopoNode(t, "text", b) for t, b in cands]
+    loose = [Connector(points=c.points, ends=tuple(replace(e, node=None) for e in c.ends),
+                       style=c.style, width=c.width, colour=c.colour)  # type: ignore[arg-type]
+             for c, pair in zip(connectors, ends) if None in pair]
+    hits = _end_nodes(loose, probe, inv)
+    reached = {k for pair in hits for k in pair if k is not None}
+    return [probe[k] for k in sorted(reached)]
+
+
+TEXT_NODE_LETTERS = 3
+"""A plain-text node's label holds at least this many letters or digits (fewer are
+pieces of an edge label or of a marker read as letters)."""
+TITLE_GAP = 1.5
+"""A label within this many text heights inside a cluster's border is its title."""
+
+
+def _hugs_border(box, frame, gap: float) -> bool:
+    """True if ``box`` lies inside ``frame`` within ``gap`` px of one of its sides."""
+    x1, y1, x2, y2 = box
+    f1, g1, f2, g2 = frame
+    if not (f1 <= x1 and x2 <= f2 and g1 <= y1 and y2 <= g2):
+        return False
+    return min(x1 - f1, y1 - g1, f2 - x2, g2 - y2) <= gap
+
+
 def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
                    ) -> list[TopoNode]:
     """Nodes of a node-link diagram: shapes with a label inside, and icons (a free label
@@ -444,20 +617,16 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     def skipped(box) -> bool:
         return any(_contains(b, box) for b in skip)
 
-    # Text lower than a letter is a marker fragment read as one, unless it reads as a
-    # word: a wrapped label's last line may hold only small letters ("mer", "ance").
-    free = [(t.text, list(t.bbox)) for t in inv.texts
-            if not _inside_shape(inv, t.bbox) and not skipped(t.bbox)
-            and (t.bbox[3] - t.bbox[1] >= 0.55 * th or _alnum(t.text) >= WORD_LETTERS)]
-    labels = _stack_lines(_join_line_words(free, th), th)
+    labels = free_labels(inv, skip)
     nodes: list[TopoNode] = []
     iconic: list[int] = []
     for i, s in enumerate(inv.shapes):
         if skipped(s.bbox) or continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES:
             continue
         # A few letters read in a shape with a label right under it: a part of an icon.
-        short = (len(s.label.replace(" ", "")) <= 3
-                 and _label_under(s.bbox, labels, th) is not None)
+        short = ((len(s.label.replace(" ", "")) <= 3
+                  and _label_under(s.bbox, labels, th) is not None)
+                 or _caption_under(s.bbox, labels, th))
         if _alnum(s.label) >= 2 and not short:
             nodes.append(TopoNode(s.label, s.kind, [int(v) for v in s.bbox], [i]))
         else:
@@ -467,7 +636,10 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     for n in nodes:  # a labelled shape is a node of its own, not an icon's drawing
         x1, y1, x2, y2 = n.bbox
         ink[max(0, y1 - 2):y2 + 2, max(0, x1 - 2):x2 + 2] = False
-    drawings = [_drawing_above(ink, box, th, inv.scale.stroke) for _, box in labels]
+    ink &= ~_cluster_borders(inv)  # a cluster's title has its border above, no icon
+    pieces, lines = _pieces_off_lines(ink, inv.image, th, inv.scale.stroke, inv.background)
+    drawings = [_drawing_above(ink, box, th, inv.scale.stroke, pieces, lines)
+                for _, box in labels]
     parts: list[list[int]] = [[] for _ in labels]
     for i in iconic:
         s = inv.shapes[i]
@@ -663,13 +835,15 @@ def _cut(c: Connector, a: int, b: int) -> list[Connector]:
     return out
 
 
-def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
+def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory,
+               grow: float | None = None, reach: float | None = None
                ) -> list[tuple[int | None, int | None]]:
     """Node index of both ends of every connector: through the shape the end was attached
-    to, else the node box it touches or points at."""
+    to, else the node box it touches (within ``grow`` px) or points at (within ``reach``
+    px; by default two strokes and four pixels, and two text heights)."""
     owner = {i: k for k, n in enumerate(nodes) for i in n.shapes}
-    grow = 2 * inv.scale.stroke + 4
-    reach = 2 * inv.scale.text_height
+    grow = 2 * inv.scale.stroke + 4 if grow is None else grow
+    reach = 2 * inv.scale.text_height if reach is None else reach
     boxes = [n.bbox for n in nodes]
     out = []
     for c in connectors:
@@ -959,6 +1133,10 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
     live = heads_at_icons(live, tnodes, inv)
     ends = _end_nodes(live, tnodes, inv)
+    more = text_nodes(live, ends, tnodes, inv, skip)
+    if more:
+        tnodes += more
+        ends = _end_nodes(live, tnodes, inv)
     probed: set[int] = set()
     if inv.ink is not None:
         live, ends, moved = probe_ends(live, ends, inv.ink, [n.bbox for n in tnodes],

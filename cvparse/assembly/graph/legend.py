@@ -238,6 +238,20 @@ def _row_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int],
     return gray.astype(np.uint8)
 
 
+def legend_shapes(inv: Inventory) -> list[int]:
+    """Indices of the shapes that may be legends (a box holding two swatch rows or more;
+    what :func:`find_legends` reads), found without reading their text."""
+    if inv.image is None or inv.ink is None:
+        return []
+    out = []
+    for k, shape in enumerate(inv.shapes):
+        if shape.kind in ("rect", "round_rect"):
+            ink, _, _ = _inner_ink(inv, shape)
+            if len(swatch_rows(ink, inv.scale)) >= 2:
+                out.append(k)
+    return out
+
+
 def find_legends(inv: Inventory) -> list[Legend]:
     """Every box holding at least two swatch rows with text, its rows read in one OCR
     call for all boxes."""

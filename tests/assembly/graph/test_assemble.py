@@ -16,6 +16,8 @@ from cvparse.assembly.graph.assemble import (
     probe_ends,
     split_through,
     topology_nodes,
+    _pieces_off_lines,
+    _whole_icon,
     trim_into_icons,
 )
 from cvparse.connectors.lines import Connector, End
@@ -537,3 +539,46 @@ def test_a_plate_hugs_its_text_measured_to_its_fill_above_and_below():
     assert not _plate_hugs(margin=12, grown=0)
     # a tight one-letter node: little fill above and below, but its sides are a node's
     assert not _plate_hugs(margin=4, grown=4, side=7)
+
+
+def test_an_icon_drawn_in_pieces_is_grown_whole():
+    # boxes x, y, w, h, area: a head close over a body, a long thin line, a far speck
+    pieces = np.array([[160, 20, 40, 40, 900], [140, 63, 80, 100, 3000],
+                       [220, 120, 260, 2, 520], [400, 20, 10, 10, 100]])
+    label = [158, 178, 190, 194]
+    seed = [150, 120, 200, 165]  # the drawing seen in the window above the label
+    out = _whole_icon(seed, label, pieces, 14.0, 2.0)
+    assert out == [140, 20, 220, 165]
+
+
+def test_a_line_touching_a_filled_icon_is_cut_off_it():
+    img, draw = canvas(520, 260)
+    draw.rectangle([140, 70, 220, 170], fill=(240, 120, 20))
+    draw.line([(480, 120), (221, 120)], fill=(0, 0, 0), width=2)
+    rgb = to_array(img)
+    ink = np.abs(rgb.astype(int) - 255).max(axis=2) > 40
+    edge = ink & ~(cv2.erode(ink.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0)
+    pieces, _ = _pieces_off_lines(edge, rgb, 14.0, 2.0)
+    wide = pieces[pieces[:, 4] > 50]
+    assert wide[:, 0].min() >= 135 and (wide[:, 0] + wide[:, 2]).max() <= 226
+
+
+def test_a_line_along_a_label_top_is_no_icon():
+    img, draw = canvas(400, 200)
+    draw.line([(40, 80), (360, 80)], fill=(0, 0, 0), width=2)
+    draw.text((150, 88), "Storage", fill=(0, 0, 0), font=font(16))
+    inv = build_inventory(to_array(img))
+    assert topology_nodes(inv) == []
+
+
+def test_a_label_an_arrow_points_at_is_a_text_node():
+    img, draw = canvas(460, 160)
+    draw.text((30, 70), "alpha", fill=(0, 0, 0), font=font(18))
+    draw.text((330, 70), "omega", fill=(0, 0, 0), font=font(18))
+    draw.line([(90, 80), (316, 80)], fill=(0, 0, 0), width=2)
+    draw.polygon([(326, 80), (312, 73), (312, 87)], fill=(0, 0, 0))
+    doc = parse(to_array(img), kind="topology").document
+    labels = {n.id: n.label for n in doc.nodes}
+    assert sorted(labels.values()) == ["alpha", "omega"]
+    assert [(labels[e.source], labels[e.target], e.directed) for e in doc.edges] == [
+        ("alpha", "omega", True)]

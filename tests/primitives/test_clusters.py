@@ -1,0 +1,43 @@
+"""Clusters: a box holding a node-sized shape is a cluster, not a node, and the words
+inside it are free text."""
+
+from cvparse.primitives.clusters import cluster_shapes, clusters_of, release_clusters
+from cvparse.primitives.inventory import build_inventory
+
+from .synth import canvas, font, to_array
+
+
+def _cluster_page(inner: str = "box"):
+    """A tinted frame titled "Group" holding a labelled box (``box``), a line between
+    two words (``line``) or one word only (``text``)."""
+    img, draw = canvas(420, 300)
+    draw.rounded_rectangle([20, 20, 400, 280], radius=10, fill=(229, 245, 253),
+                           outline=(120, 130, 140), width=2)
+    draw.text((32, 28), "Group", fill=(0, 0, 0), font=font(16))
+    if inner == "box":
+        draw.rectangle([140, 110, 280, 190], fill=(255, 255, 255), outline=(0, 0, 0),
+                       width=2)
+        draw.text((170, 140), "Billing", fill=(0, 0, 0), font=font(16))
+    elif inner == "line":
+        draw.text((60, 140), "alpha", fill=(0, 0, 0), font=font(16))
+        draw.text((300, 140), "omega", fill=(0, 0, 0), font=font(16))
+        draw.line([(120, 150), (290, 150)], fill=(0, 0, 0), width=2)
+    else:
+        draw.text((170, 140), "Billing", fill=(0, 0, 0), font=font(16))
+    return to_array(img)
+
+
+def test_a_frame_holding_a_box_is_a_cluster_and_its_title_free_text():
+    inv = build_inventory(_cluster_page("box"))
+    assert len(inv.shapes) == 2
+    out = release_clusters(inv)
+    assert [s.label for s in out.shapes] == ["Billing"]
+    assert [t.text for t in out.texts] == ["Group"]
+    assert len(clusters_of(out)) == 1 and clusters_of(inv) == []
+
+
+def test_a_box_holding_text_only_is_no_cluster():
+    inv = build_inventory(_cluster_page("text"))
+    st, th = inv.scale.stroke, inv.scale.text_height
+    assert cluster_shapes(inv.shapes, st, th) == []
+    assert release_clusters(inv) is inv
