@@ -131,6 +131,11 @@ def _hand_on(owner: dict[int, tuple[float, tuple[int, int]]],
         lines.setdefault(taker[1][0], []).append(b)
 
 
+def _gap(point: tuple[float, float], pixels: np.ndarray) -> float:
+    """Distance from an end to the nearest pixel of a blob."""
+    return float(np.hypot(*(pixels - np.asarray(point, float)).T).min())
+
+
 def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> None:
     """Set each end's ``marker`` from the filled heads it claims (see the module doc), in
     place.  Ends near no solid blob keep the marker they have (open heads, diamonds)."""
@@ -153,7 +158,12 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> N
                 candidates.setdefault(b, []).append((s, (i, k)))
     owner = {b: min(c) for b, c in candidates.items()}
     _hand_on(owner, candidates)
-    claimed = {ref: b for b, (_, ref) in owner.items()}
+    # Only a head claimed across a gap (a halo between it and its line's end) says more
+    # than the width test: a head joined to its line is read there already, and the ink
+    # round it is shared out between the lines by nearness.
+    apart = {b for b, (_, (i, k)) in owner.items()
+             if _gap(connectors[i].ends[k].point, blobs[b][2]) > scale.stroke + 1}
+    claimed = {ref: b for b, (_, ref) in owner.items() if b in apart}
     window = 2 * scale.stroke + 4  # the width test's reach round an end
     for i, k in ends:
         e = connectors[i].ends[k]
@@ -161,11 +171,11 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> N
             if e.marker == "none":
                 e.marker = "arrow"
             continue
-        if e.marker != "arrow":
+        if e.marker != "arrow" or any(ref == (i, k) for _, ref in owner.values()):
             continue
         p = np.asarray(e.point, float)
         for b, (_, ref) in owner.items():
-            if ref[0] == i:
+            if ref[0] == i or b not in apart:
                 continue
             pixels = blobs[b][2]
             if float(np.hypot(*(pixels - p).T).min()) <= window:
