@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from ...connectors.attach import GAP_SIDES, phantom_shapes
+from ...connectors.headclaims import claim_heads
 from ...connectors.lines import Connector, End
 from ...connectors.stage import read_cut_ends
 from ...model import Edge, Graph, Node
@@ -1143,6 +1144,7 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
                                        inv.scale.stroke, 0.8 * th)
         read_cut_ends(live, moved, inv)
         probed = {id(c) for c, flags in zip(live, moved) if any(flags)}
+        claim_heads(live, inv.ink, inv.scale)
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
     typical = _typical_width(live, ends, 25.0)
     pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)

@@ -1,0 +1,105 @@
+"""Filled heads claimed by the connector ends that point at them (issue 19)."""
+
+import math
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from cvparse.connectors.headclaims import claim_heads
+from cvparse.connectors.lines import Connector, End
+from cvparse.primitives.items import Scale
+
+SCALE = Scale(stroke=2.0, text_height=12.5)
+
+
+def _head(tip: tuple[float, float], angle: float, size: float) -> list[tuple[float, float]]:
+    """A filled head: back corners at +-0.82 pi from the direction of travel."""
+    return [tip] + [(tip[0] + size * math.cos(angle + math.pi + s * 0.18 * math.pi),
+                     tip[1] + size * math.sin(angle + math.pi + s * 0.18 * math.pi))
+                    for s in (1, -1)]
+
+
+def _ink(draw) -> np.ndarray:
+    img = Image.new("L", (240, 160), 0)
+    draw(ImageDraw.Draw(img))
+    return np.asarray(img) > 128
+
+
+def _line(a, b, markers=("none", "none")) -> Connector:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    u = (b - a) / float(np.hypot(*(b - a)))
+    return Connector(points=np.array([a, b]),
+                     ends=(End(point=tuple(a), direction=tuple(-u), marker=markers[0]),
+                           End(point=tuple(b), direction=tuple(u), marker=markers[1])),
+                     width=3.0)
+
+
+def test_a_line_stopped_short_of_its_haloed_head_claims_it():
+    """The halo leaves a gap between the line's end and its head: the end reads plain
+    until it claims the head lying straight ahead."""
+    def draw(d):
+        d.line([(20, 80), (150, 80)], fill=255, width=3)
+        d.polygon(_head((172, 80), 0.0, 14), fill=255)  # base about 10 px past the end
+
+    lines = [_line((20, 80), (150, 80))]
+    claim_heads(lines, _ink(draw), SCALE)
+    assert [e.marker for e in lines[0].ends] == ["none", "arrow"]
+
+
+def test_a_tail_beside_a_neighbours_head_is_plain():
+    """A tail leaving a node side next to another line's head took that head's ink for
+    its own; the head goes to the line pointing at it and the tail reads plain."""
+    def draw(d):
+        d.line([(20, 40), (150, 74)], fill=255, width=3)  # its head at (168, 78)
+        d.polygon(_head((168, 79), math.atan2(34, 130), 14), fill=255)
+        d.line([(164, 85), (40, 140)], fill=255, width=3)  # a tail leaving by the head
+
+    ink = _ink(draw)
+    head_line = _line((20, 40), (150, 74))
+    tail_line = _line((40, 140), (164, 85), markers=("none", "arrow"))
+    claim_heads([head_line, tail_line], ink, SCALE)
+    assert head_line.ends[1].marker == "arrow"
+    assert tail_line.ends[1].marker == "none"
+
+
+def test_a_head_drawn_across_an_ends_heading_is_not_claimed():
+    """A head pointing across a line's heading (upwards, beside a line running right) is
+    no head of that line."""
+    def draw(d):
+        d.line([(20, 80), (150, 80)], fill=255, width=3)
+        d.polygon(_head((162, 72), -math.pi / 2, 14), fill=255)
+
+    lines = [_line((20, 80), (150, 80))]
+    claim_heads(lines, _ink(draw), SCALE)
+    assert lines[0].ends[1].marker == "none"
+
+
+def test_ends_near_no_solid_head_keep_their_reading():
+    def draw(d):
+        d.line([(20, 80), (200, 80)], fill=255, width=3)
+        d.line([(200, 80), (188, 72)], fill=255, width=2)  # an open head's arms
+        d.line([(200, 80), (188, 88)], fill=255, width=2)
+
+    lines = [_line((20, 80), (200, 80), markers=("none", "open_arrow"))]
+    claim_heads(lines, _ink(draw), SCALE)
+    assert [e.marker for e in lines[0].ends] == ["none", "open_arrow"]
+
+
+def test_a_line_with_two_heads_hands_one_to_a_headless_line():
+    """A tail runs in right under another line's head (its end nearer the head's middle
+    than the head's own line, which the halo stopped short): the tail's line already
+    has a head at its far end, so the head goes to the line that has none."""
+    angle = math.atan2(34, 130)
+
+    def draw(d):
+        d.line([(20, 40), (150, 74)], fill=255, width=3)
+        d.polygon(_head((168, 79), angle, 14), fill=255)
+        d.line([(40, 60), (160, 80)], fill=255, width=3)  # runs in under the head
+        d.polygon(_head((28, 58), math.pi + 0.16, 14), fill=255)  # its own head
+
+    ink = _ink(draw)
+    head_line = _line((20, 40), (150, 74))
+    tail_line = _line((40, 60), (160, 80), markers=("arrow", "arrow"))
+    claim_heads([head_line, tail_line], ink, SCALE)
+    assert head_line.ends[1].marker == "arrow"
+    assert [e.marker for e in tail_line.ends] == ["arrow", "none"]
