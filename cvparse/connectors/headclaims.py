@@ -173,11 +173,9 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> N
             continue
         if e.marker != "arrow" or any(ref == (i, k) for _, ref in owner.values()):
             continue
-        p = np.asarray(e.point, float)
         for b, (_, ref) in owner.items():
             if ref[0] == i or b not in apart:
                 continue
-            pixels = blobs[b][2]
-            if float(np.hypot(*(pixels - p).T).min()) <= window:
+            if _gap(e.point, blobs[b][2]) <= window:
                 e.marker = "none"
                 break
