@@ -154,14 +154,12 @@ def _pieces_off_lines(ink: np.ndarray, rgb: np.ndarray | None, th: float, stroke
     taken out, and the mask of the thin straight horizontal runs with the ``paper``
     colour above them (a line or a frame's top side; the bottom side of a filled icon
     has its fill above): a connector whose tip touches an icon is one piece of ink with
-    it.  A
-    connector run is a long thin straight run with the same colour on both sides of it
-    (paper, or a cluster's tint); the side of a filled icon has the icon's fill on one
-    side, and an outline icon's strokes are thicker, so both stay."""
+    it.  A connector run is a long thin straight run with the same colour on both sides
+    of it (paper, or a cluster's tint); the side of a filled icon has the icon's fill on
+    one side, and an outline icon's strokes are thicker, so both stay."""
     m = ink.astype(np.uint8)
     run = max(8, int(round(2 * th)))
     thick = max(3, int(round(2 * stroke + 2)))
-    d = thick
     img = None if rgb is None else rgb.astype(np.int16)
     lines = np.zeros(ink.shape, bool)
     flat = lines
@@ -172,11 +170,11 @@ def _pieces_off_lines(ink: np.ndarray, rgb: np.ndarray | None, th: float, stroke
         if axis == 0:
             flat = thin.copy()
             if img is not None:
-                above = np.roll(img, d, axis=0)
+                above = np.roll(img, thick, axis=0)
                 flat &= np.abs(above - np.asarray(paper, np.int16)).max(axis=2) <= 40
         if img is not None:
-            a, b = np.roll(img, d, axis=axis), np.roll(img, -d, axis=axis)
-            ia, ib = np.roll(ink, d, axis=axis), np.roll(ink, -d, axis=axis)
+            a, b = np.roll(img, thick, axis=axis), np.roll(img, -thick, axis=axis)
+            ia, ib = np.roll(ink, thick, axis=axis), np.roll(ink, -thick, axis=axis)
             same = (np.abs(a - b).sum(axis=2) <= 60) & ~ia & ~ib
             thin &= same
         lines |= thin
@@ -836,15 +834,13 @@ def _cut(c: Connector, a: int, b: int) -> list[Connector]:
     return out
 
 
-def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory,
-               grow: float | None = None, reach: float | None = None
+def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
                ) -> list[tuple[int | None, int | None]]:
     """Node index of both ends of every connector: through the shape the end was attached
-    to, else the node box it touches (within ``grow`` px) or points at (within ``reach``
-    px; by default two strokes and four pixels, and two text heights)."""
+    to, else the node box it touches or points at."""
     owner = {i: k for k, n in enumerate(nodes) for i in n.shapes}
-    grow = 2 * inv.scale.stroke + 4 if grow is None else grow
-    reach = 2 * inv.scale.text_height if reach is None else reach
+    grow = 2 * inv.scale.stroke + 4
+    reach = 2 * inv.scale.text_height
     boxes = [n.bbox for n in nodes]
     out = []
     for c in connectors:
