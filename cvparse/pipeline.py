@@ -165,7 +165,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
                                              for x1, y1, x2, y2 in tables])
     else:
         if kind == "topology":  # a cluster's box is no node: its words are free text
-            inv = release_clusters(inv, keep=legend_shapes(inv))
+            inv = release_clusters(inv, keep=legend_shapes)
         connectors = build_connectors(inv)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors, params.family)

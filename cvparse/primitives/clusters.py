@@ -13,7 +13,7 @@ stages (a group frame, see ``connectors.frames``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 import numpy as np
@@ -21,7 +21,7 @@ import numpy as np
 from .freetext import free_words
 from .items import Facts, Inventory, Shape
 from .inventory import free_texts
-from .ocr import glyph_height, read_crops
+from .ocr import glyph_height
 
 NODE_SIZE = 2.0
 """A held shape at least this many text heights wide and tall is a node (or an icon's
@@ -44,16 +44,20 @@ def cluster_shapes(shapes: list[Shape], stroke: float, text_height: float) -> li
     return out
 
 
-def release_clusters(inv: Inventory, keep: Collection[int] = ()) -> Inventory:
+def release_clusters(inv: Inventory,
+                     keep: Callable[[Inventory], Collection[int]] | None = None
+                     ) -> Inventory:
     """``inv`` without its cluster shapes (:func:`cluster_shapes`), with the free words
     inside them added to its text (and text mask) and the clusters kept as its fact
     ``clusters`` (:func:`clusters_of`); ``inv`` itself where it has none or lacks the
-    page image and ink.  The shapes ``keep`` (legends: a box of sample lines) stay."""
+    page image and ink.  The shapes ``keep(inv)`` names (legends: a box of sample lines)
+    stay; it is asked only on a page with clusters."""
     if inv.image is None or inv.ink is None or inv.text_mask is None:
         return inv
     th = inv.scale.text_height
     gone = set(cluster_shapes(inv.shapes, inv.scale.stroke, th))
-    gone -= set(keep)
+    if gone and keep is not None:
+        gone -= set(keep(inv))
     if not gone:
         return inv
     kept = [s for k, s in enumerate(inv.shapes) if k not in gone]
@@ -74,7 +78,7 @@ def release_clusters(inv: Inventory, keep: Collection[int] = ()) -> Inventory:
     if pick:
         # every word of the page is read on one sheet, as perception reads them: the
         # sheet's scale comes from its median glyph, and a few words alone read worse
-        read = read_crops(crops, th)
+        read = inv.read(crops, th)
         own = [glyph_height(c) for c in crops]
         glyph = float(np.median([g for g in own if g > 0] or [0.6 * th]))
         texts += free_texts([words[i] for i in pick], [crops[i] for i in pick],
