@@ -72,9 +72,16 @@ def line_cardinalities(inv: Inventory, lines: list[Link], connectors: list[Conne
                        ) -> dict[int, str]:
     """Cardinality of each line (index into ``lines``, each oriented relationship ->
     entity): :func:`assign_cardinalities` within two and a half text heights, then
-    glyph matching and the OCR of cut glyphs for the lines still without one."""
+    :func:`glyph_cardinalities` for the lines still without one."""
     cards = assign_cardinalities(inv, lines, 2.5 * inv.scale.text_height, exclude=exclude,
                                  used=used)
+    return glyph_cardinalities(inv, lines, cards, connectors)
+
+
+def glyph_cardinalities(inv: Inventory, lines: list[Link], cards: dict[int, str],
+                        connectors: list[Connector]) -> dict[int, str]:
+    """``cards`` (the lines' cardinalities read as text) completed by glyph matching and
+    the OCR of cut glyphs for the lines still without one, in place; returns it."""
     cards.update(match_cardinalities(inv, lines, cards, connectors))
     cards.update(recover_cardinalities(inv, lines, cards, connectors))
     return cards

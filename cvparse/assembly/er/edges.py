@@ -15,7 +15,7 @@ from ...primitives.items import Inventory, TextItem
 from ...primitives.freetext import WordBox
 from ...primitives.ocr import Word, glyph_height
 from ...primitives.wordjoin import join_label
-from .cardinalities import assign_cardinalities, line_cardinalities
+from .cardinalities import assign_cardinalities, glyph_cardinalities
 from .crowsfoot import has_bar, is_crowsfoot
 from .cut_glyphs import glyph_boxes, group_box, read_words
 from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
@@ -90,15 +90,14 @@ def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | No
     marks at the ends left without text (:func:`end_marks`), the marks decide: ``N``
     where a crow's foot is drawn (over a text read there too: OCR takes a foot with a
     circle for a digit) and ``1`` at the other ends.  Glyph matching and the OCR of cut
-    glyphs (:func:`~.cardinalities.line_cardinalities`) serve only pages without marks:
+    glyphs (:func:`~.cardinalities.glyph_cardinalities`) serve only pages without marks:
     their templates are the page's cardinality texts, and on a marked page those are
     mostly marks misread, which would be found again at every other foot."""
     th = inv.scale.text_height
-    text = assign_cardinalities(inv, ends, 2.5 * th, exclude=cards_used)
+    cards = assign_cardinalities(inv, ends, 2.5 * th, exclude=cards_used)
     marks = end_marks(inv, ends, role)
-    if not any(marks.get(k) for k in range(len(ends)) if k not in text):
-        return line_cardinalities(inv, ends, connectors, exclude=cards_used)
-    cards = dict(text)
+    if not any(marks.get(k) for k in range(len(ends)) if k not in cards):
+        return glyph_cardinalities(inv, ends, cards, connectors)
     for k in range(len(ends)):
         if marks.get(k) == "N" or k not in cards:
             cards[k] = "N" if marks.get(k) == "N" else "1"
