@@ -193,3 +193,16 @@ def test_summary_seconds_per_image_is_wall_time_per_image():
     s = BatchSummary(outcomes=[Outcome("a", True, 3.0), Outcome("b", True, 3.0)], total=2,
                      seconds=3.2)
     assert "1.60 s/image" in s.line(Path("r.jsonl"))
+
+
+def test_progress_seconds_per_image_is_the_summarys(monkeypatch):
+    """Both lines divide this run's wall time by the images finished: 3.2 s for 2 images
+    is 1.60 s/image in the progress line as in the summary above."""
+    import cvparse.batch as batch
+
+    clock = iter([100.0, 103.2])
+    monkeypatch.setattr(batch.time, "perf_counter", lambda: next(clock))
+    sink = io.StringIO()
+    progress = batch._Progress(2, sink)
+    progress.update(2, 0)
+    assert sink.getvalue() == "progress: 2/2 done, failed 0, 1.60 s/image, eta 0 s\n"
