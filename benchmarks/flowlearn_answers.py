@@ -151,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         missing = sum(r["ours"] is None for r in scored)
         worst = f"{max(diffs):.3f}" if diffs else "-"
         print(f"{name}: {len(diffs)} fractions, max |ours-paper| {worst}, "
-              f"within .02: {sum(d <= 0.02 + 1e-9 for d in diffs)}, no answer file: {missing}")
+              f"within .02: {sum(d <= 0.02 + 1e-9 for d in diffs)}, "
+              f"within .015: {sum(d <= 0.015 + 1e-9 for d in diffs)}, no answer file: {missing}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -34,12 +34,9 @@ from .files import (digest, matches, open_regular, read_regular, remove_partial,
                     replace_for_append, write_atomic)
 from .image import IMAGE_SUFFIXES, ImageError
 from .model import Document
+from .options import FORMAT_EXT, OVERLAY_SUFFIX, REPORT_NAME
 from .pool import Died, WorkerPool
 
-FORMAT_EXT = {"json": ".json", "mermaid": ".mmd", "plantuml": ".puml", "sql": ".sql",
-              "dot": ".dot", "graphml": ".graphml", "drawio": ".drawio"}
-OVERLAY_SUFFIX = ".overlay.png"
-REPORT_NAME = "report.jsonl"
 EMPTY_WARNING = "no diagram elements found"
 
 

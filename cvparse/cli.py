@@ -1,8 +1,8 @@
 """Command line: ``cvparse parse``, ``cvparse convert``, ``cvparse eval``, ``cvparse bench``.
 
-Start-up stays light: building the parser and ``--help`` / ``--version`` import neither
-the image libraries' heavy parts (OpenCV, scikit-image, Numba, onnxruntime) nor the parser;
-``cvparse parse`` loads them when it runs.
+Start-up stays light: building the parser and ``--help`` / ``--version`` import no image
+library (not even NumPy or Pillow: :mod:`cvparse.batch` is imported by the commands that
+run) and not the parser; ``cvparse parse`` loads them when it runs.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .batch import (FORMAT_EXT, OVERLAY_SUFFIX, REPORT_NAME, InputError, collect_images,
-                    run_batch, run_one)
 from .display import printable
 from .files import UnreadableFile, read_regular
 from .export.formats import FORMATS, refusal
-from .options import KINDS, STAGES
+from .options import FORMAT_EXT, KINDS, OVERLAY_SUFFIX, REPORT_NAME, STAGES
 
 OK, FAILED, USAGE = 0, 1, 2
 INTERRUPTED = 130
@@ -108,6 +106,8 @@ def _requested_formats(args: argparse.Namespace) -> tuple[str, ...]:
 
 def _parse_cmd(args: argparse.Namespace) -> int:
     """One file without ``--out``: document to stdout or ``-o``.  Otherwise a batch."""
+    from .batch import InputError, collect_images
+
     try:
         formats = _requested_formats(args)
         _check_pairs(args, formats)
@@ -156,6 +156,8 @@ def _parse_stdin(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
 
 
 def _parse_single(path: str, shown: str, plan: _Plan, args: argparse.Namespace) -> int:
+    from .batch import run_one
+
     o = run_one(path, args.kind, plan.formats, str(plan.overlay) if plan.overlay else None,
                 args.stage)
     if not args.quiet:
@@ -282,6 +284,7 @@ class _ErrorsOnly:
 def _parse_dask(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
     """A batch on a Dask cluster: the given one, or a LocalCluster of --jobs workers."""
     from . import dask_engine
+    from .batch import InputError
 
     out = dask_engine.local_path(args.out or "cvparse-out")
     if dask_engine.is_url(out):
@@ -304,6 +307,8 @@ def _parse_dask(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
 def _parse_batch(images: list, formats: tuple[str, ...], args: argparse.Namespace,
                  out: Path | None = None, engine=None) -> int:
     """Run the batch into ``--out`` (on ``engine``, see ``run_batch``); the exit status."""
+    from .batch import run_batch
+
     out = out or Path(args.out or "cvparse-out")
     stream = _ErrorsOnly(sys.stderr) if args.quiet else sys.stderr
     try:
@@ -423,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-BENCHES = ("accuracy", "speed", "speed_ab", "trace", "flowlearn_answers")
+BENCHES = ("accuracy", "speed", "speed_ab", "trace", "flowlearn_answers", "startup")
 
 
 def _bench_cmd(args: argparse.Namespace) -> int:

@@ -33,6 +33,24 @@ def test_building_the_command_line_loads_no_heavy_library():
     assert run.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["parse", "--help"],
+                                  ["convert", "--help"], ["eval", "--help"]])
+def test_version_and_help_load_no_image_library(argv):
+    """--version and --help need argparse and names, not NumPy or Pillow (they were most
+    of the 0.25 s these took)."""
+    code = ("import contextlib, io, sys\nfrom cvparse.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n"
+            f"        main({argv!r})\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "print([m for m in ('numpy', 'PIL', 'cvparse.batch', 'cvparse.image') "
+            "if m in sys.modules])")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert run.stdout.strip() == "[]", run.stderr
+
+
 def test_help_documents_the_exit_codes(capsys):
     with pytest.raises(SystemExit):
         main(["parse", "--help"])
@@ -193,3 +211,27 @@ def test_summary_seconds_per_image_is_wall_time_per_image():
     s = BatchSummary(outcomes=[Outcome("a", True, 3.0), Outcome("b", True, 3.0)], total=2,
                      seconds=3.2)
     assert "1.60 s/image" in s.line(Path("r.jsonl"))
+
+
+def test_progress_seconds_per_image_is_the_summarys(monkeypatch):
+    """Both lines divide this run's wall time by the images finished: 3.2 s for 2 images
+    is 1.60 s/image in the progress line as in the summary above."""
+    import cvparse.batch as batch
+
+    clock = iter([100.0, 103.2])
+    monkeypatch.setattr(batch.time, "perf_counter", lambda: next(clock))
+    sink = io.StringIO()
+    progress = batch._Progress(2, sink)
+    progress.update(2, 0)
+    assert sink.getvalue() == "progress: 2/2 done, failed 0, 1.60 s/image, eta 0 s\n"
+
+
+def test_every_bench_name_is_a_benchmark_script_with_main():
+    from cvparse.cli import BENCHES
+
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    for name in BENCHES:
+        module = {"trace": "bench_trace"}.get(name, name)
+        script = root / f"{module}.py"
+        assert "\ndef main(" in script.read_text(), name
+    assert "startup" in BENCHES

@@ -51,3 +51,18 @@ def test_readme_format_table_is_the_code_table():
         fmt = fmt.strip("`")
         assert ext == f"`{FORMAT_EXT[fmt]}`"
         assert {k for k, c in zip(DOC_KINDS, cells) if c == "yes"} == set(FAMILIES[fmt])
+
+
+def test_readme_exit_codes_are_the_commands():
+    """The README's exit-status paragraph names each status cvparse returns, with the
+    meaning ``cvparse parse --help`` gives it."""
+    from cvparse.cli import EXIT_CODES, FAILED, INTERRUPTED, OK, USAGE
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    para = text.split("Exit status: ", 1)[1].split(". ", 1)[0]
+    for code, meaning in ((OK, "success"), (FAILED, "any failure"), (USAGE, "usage error"),
+                          (INTERRUPTED, "interrupted")):
+        assert f"`{code}` {meaning}" in para, (code, para)
+        assert f"{code} {meaning}" in EXIT_CODES
+    assert sorted(int(c) for c in re.findall(r"`(\d+)`", para)) == sorted(
+        (OK, FAILED, USAGE, INTERRUPTED))

@@ -34,12 +34,19 @@ Decisions the paper leaves open, fixed here:
   truth; ``arrows_acc`` = 1 if it has as many links (``<-->`` counts once).  Here they are
   read from the predicted Mermaid; the paper's separate counting questions (a number in the
   answer) are not scored by this module.
-* **Reading answers.** Raw text: a fence opened and closed on one line, else the first
-  ```mermaid block (later blocks are ignored), else the first fence holding Mermaid, else a
-  ``flowchart``/``graph`` header or arrows in prose (the paper reads only fenced code; the
-  rest is tolerance, and outside fences prose-like lines are dropped), else a Graph JSON
-  object in the text.  Unreadable input is the empty chart and ``valid = False``; a chart
-  with a header but no nodes is valid and empty.
+* **Reading answers.** The paper reads "statements encapsulated within triple backticks"
+  (section 4.3), so an answer holding a ``` fence is read from its closed fences only: the
+  fences are paired in order, every pair's body is read and the bodies make one chart (the
+  same id in two bodies is one node), and text outside them (prose, or the rest of an answer
+  cut off inside an open fence) is ignored; a body counts if it has a header, a link or a
+  shaped node (words in backticks are not Mermaid).  Re-scoring the models' answers in the
+  FlowLearn repository this way gives InternLM's node recall .164 (paper .16; reading the
+  cut-off code too gives .19) and brings Qwen's node P/R/F1 from .103/.105/.102 to
+  .077/.091/.082 (paper .06/.08/.07).  Raw text with no fence at all (a
+  Mermaid file, cvparse's own ``.mmd`` output) is read whole: a ``flowchart``/``graph``
+  header or arrows in prose (outside fences prose-like lines are dropped), else a Graph
+  JSON object in the text.  Unreadable input is the empty chart and ``valid = False``; a
+  chart with a header but no nodes is valid and empty.
 """
 
 from __future__ import annotations
@@ -49,8 +56,9 @@ from collections import Counter
 from typing import Any
 from collections.abc import Hashable, Iterable
 
-from cvparse.metrics._extract import find_json
-from cvparse.metrics.mermaid import MermaidChart, read_answer
+from cvparse.metrics._extract import MAX_TEXT_CHARS, find_json
+from cvparse.metrics.mermaid import (MermaidChart, closed_fences, parse_mermaid,
+                                     read_answer)
 from cvparse.model import GRAPH_KINDS, DocumentError, Graph
 
 TASK = "flowlearn"
@@ -76,11 +84,39 @@ def load(doc: Any) -> tuple[MermaidChart, bool]:
             chart, ok = _load_graph_dict(find_json(doc))
             if ok:
                 return chart, True
-        chart, ok = read_answer(doc)
-        if ok:
-            return chart, True
+        fenced = read_fenced(doc)
+        if fenced is not None and fenced[1]:
+            return fenced
+        if fenced is None:
+            chart, ok = read_answer(doc)
+            if ok:
+                return chart, True
         return _load_graph_dict(find_json(doc))
     return MermaidChart(), False
+
+
+def read_fenced(text: str) -> tuple[MermaidChart, bool] | None:
+    """The chart in the closed ``` fences of ``text`` (all bodies as one chart) and whether
+    any held Mermaid; None when ``text`` has no fence (see "Reading answers" above)."""
+    bodies = closed_fences(text)
+    if bodies is None:
+        return None
+    merged, found = MermaidChart(), False
+    for body in bodies:
+        if len(body) > MAX_TEXT_CHARS:
+            continue
+        chart = parse_mermaid(body)
+        if not (chart.header or chart.links or any(n.labelled for n in chart.nodes.values())):
+            continue  # words in backticks, not Mermaid
+        if not found:
+            merged.direction = chart.direction
+        found = True
+        merged.header = merged.header or chart.header
+        for node_id, node in chart.nodes.items():
+            if node_id not in merged.nodes or node.labelled:
+                merged.nodes[node_id] = node
+        merged.links.extend(chart.links)
+    return merged, found
 
 
 def _load_graph_dict(doc: Any) -> tuple[MermaidChart, bool]:

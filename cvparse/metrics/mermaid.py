@@ -127,6 +127,24 @@ def extract_mermaid(text: str) -> tuple[str, bool] | None:
     return None
 
 
+_FENCE_MARK = re.compile(r"```")
+_FENCE_LANG = re.compile(r"\A[ \t]*mermaid\b", re.I)
+
+
+def closed_fences(text: str) -> list[str] | None:
+    """The bodies of the text's ``` fences, paired in order (1st with 2nd, 3rd with 4th...),
+    their ``mermaid`` tag dropped; None when the text has no fence at all.
+
+    A fence left open (an answer cut off by the token limit) encloses nothing: its text is
+    not returned.  The PDF rendering of a fence (``“‘``) counts as a fence.
+    """
+    text = _PDF_FENCE.sub("```", text)
+    marks = [m.start() for m in _FENCE_MARK.finditer(text)]
+    if not marks:
+        return None
+    return [_FENCE_LANG.sub("", text[a + 3:b]) for a, b in zip(marks[::2], marks[1::2])]
+
+
 def read_answer(text: str) -> tuple[MermaidChart, bool]:
     """Parse raw model text; return the chart and whether any Mermaid content was found
     (text over ``MAX_TEXT_CHARS`` is not read: an empty chart, not found)."""

@@ -100,3 +100,41 @@ def test_family_table_says_which_exports_work(fmt):
         else:
             with pytest.raises(ValueError, match=f"format {fmt} needs"):
                 export(doc, fmt)
+
+
+def test_every_graph_format_keeps_the_documents_node_ids():
+    """Ids with a gap (n4 deleted, as a parse leaves them) are the same in every format,
+    so a person can follow one node from the JSON to the Mermaid, DOT, GraphML and draw.io
+    files (DOT once renumbered them n1..n6)."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from cvparse.export.formats import FAMILIES
+    from cvparse.model import Edge, Graph, Node
+
+    ids = ["n1", "n2", "n3", "n5", "n6", "n7"]
+    graph = Graph(kind="flowchart", nodes=[Node(i, f"label {i}", "rect", [0, 0, 9, 9])
+                                           for i in ids],
+                  edges=[Edge("n1", "n3"), Edge("n3", "n7"), Edge("n5", "n6", directed=False)])
+    pairs = [("n1", "n3"), ("n3", "n7"), ("n5", "n6")]
+    found = {}
+    mmd = export(graph, "mermaid")
+    found["mermaid"] = (re.findall(r"^\s*(\w+)\[", mmd, re.M),
+                        re.findall(r"^\s*(\w+) -[->]+ (\w+)$", mmd, re.M))
+    dot = export(graph, "dot")
+    found["dot"] = (re.findall(r'^\s*"(\w+)" \[label', dot, re.M),
+                    re.findall(r'^\s*"(\w+)" -> "(\w+)"', dot, re.M))
+    ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+    root = ET.fromstring(export(graph, "graphml"))
+    found["graphml"] = ([n.get("id") for n in root.iterfind(".//g:node", ns)],
+                        [(e.get("source"), e.get("target"))
+                         for e in root.iterfind(".//g:edge", ns)])
+    cells = ET.fromstring(export(graph, "drawio")).iter("mxCell")
+    cells = list(cells)
+    found["drawio"] = ([c.get("id") for c in cells if c.get("vertex") == "1"],
+                       [(c.get("source"), c.get("target")) for c in cells
+                        if c.get("edge") == "1"])
+    assert set(found) | {"json"} == {f for f in FORMATS if "flowchart" in FAMILIES[f]}
+    for fmt, (nodes, edges) in found.items():
+        assert nodes == ids, fmt
+        assert [tuple(e) for e in edges] == pairs, fmt

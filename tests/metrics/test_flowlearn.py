@@ -165,6 +165,36 @@ def test_fenced_answer_in_prose():
     assert fl.score(fl.load(GT)[0], chart)["link_f1"] == 1.0
 
 
+def test_code_cut_off_inside_an_open_fence_is_not_read():
+    # The paper reads statements enclosed by ``` only: an answer stopped by the token limit
+    # before its closing fence holds no code, however much of the chart it wrote.
+    cut = ("```mermaid\nflowchart TB\nentity0(outsteered karite)\nentity1(dihedron cushite)\n"
+           "entity0 --> entity1")
+    chart, ok = fl.load(cut)
+    assert not ok and not chart.nodes and not chart.links
+    out = run(GT, cut)
+    assert out["node_r"] == 0.0 and out["link_r"] == 0.0
+    chart, ok = fl.load(cut + "\n```")  # the same code, closed
+    assert ok and [n.text for n in chart.nodes.values()] == ["outsteered karite",
+                                                             "dihedron cushite"]
+    # an unfenced answer is still read whole (Mermaid files, cvparse's own .mmd output)
+    assert fl.load(cut.replace("```mermaid\n", ""))[1]
+
+
+def test_every_closed_fence_is_read_and_prose_outside_is_not():
+    ans = ("Nodes:\n```mermaid\nflowchart LR\na(one)\nb(two)\n```\nand the links "
+           "a --> c(three), as code:\n```\na --> b\nb --> c(three)\n```\nthen ```c --> a")
+    chart, ok = fl.load(ans)
+    assert ok and chart.direction == "LR"
+    assert {i: n.text for i, n in chart.nodes.items()} == {"a": "one", "b": "two",
+                                                           "c": "three"}
+    assert [(ln.src, ln.dst) for ln in chart.links] == [("a", "b"), ("b", "c")]
+    # fences without Mermaid in them: no chart, but a fenced Graph JSON is still read
+    assert fl.load("```text\nI cannot read it.\n```")[1] is False
+    doc = fl.load(GT)[0].to_graph().to_dict()
+    assert fl.load("```json\n" + json.dumps(doc) + "\n```")[1]
+
+
 def test_directed_link_f1_treats_undirected_and_two_headed_links():
     gt = "flowchart LR\na(A) --> b(B)\nb --> a\nb --> c(C)\n"
     pred = "flowchart LR\na(A) <--> b(B)\nb --- c(C)\n"
