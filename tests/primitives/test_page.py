@@ -27,6 +27,8 @@ def test_a_fact_is_computed_once_and_counted():
      {"strong_ink", "class_boxes", "uml_boxes", "phantom_shapes", "marker_mask", "line_text"}),
     ("topology/test/topology_test_0027.png", "topology",
      {"phantom_shapes", "marker_mask", "line_text"}),
+    ("er/realtools/plantuml_ie/plantuml_ie_0000.png", "er",
+     {"cell_stacks", "phantom_shapes", "marker_mask", "line_text"}),
 ])
 def test_each_derived_fact_is_computed_once_per_parse(image, kind, expected):
     r = parse(FIXTURES / image, kind=kind)
