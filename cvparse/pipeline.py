@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .assembly.graph.legend import legend_shapes
 from .assembly.kind import assemble, graph_kind
 from .connectors.lines import Connector
 from .connectors.stage import build as build_connectors
@@ -23,6 +22,7 @@ from .primitives.family import guess_kind
 from .primitives.inventory import build_inventory
 from .primitives.page import Page, make_page
 from .primitives.rulings import erase_rulings
+from .primitives.swatches import legend_shapes
 from .primitives.tables import shadowless_ink, table_boxes
 
 

@@ -86,6 +86,11 @@ def release_clusters(inv: Inventory,
                             inv.scale, inv.ink, text_mask)
     facts = Facts()
     facts.values["clusters"] = [inv.shapes[k] for k in sorted(gone)]
+    if "legend_rows" in inv.facts.values:
+        # the legends ``keep`` found stay, the same boxes on the same ink: renumbered
+        index = {k: n for n, k in enumerate(k for k in range(len(inv.shapes)) if k not in gone)}
+        facts.values["legend_rows"] = [(index[k], *rest)
+                                       for k, *rest in inv.facts.values["legend_rows"]]
     return replace(inv, shapes=kept, texts=texts, text_mask=text_mask, facts=facts)
 
 
