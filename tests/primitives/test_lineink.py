@@ -1,0 +1,41 @@
+"""The connector stage's inputs per family, found by perception before lines are traced."""
+
+import numpy as np
+
+from cvparse.primitives.classboxes import uml_boxes
+from cvparse.primitives.inventory import build_inventory
+from cvparse.primitives.lineink import ConnectorInputs, connector_inputs
+from cvparse.primitives.tables import table_boxes
+
+from .synth import canvas, to_array
+
+
+def _table_page():
+    """A table of a name row over an attribute row, and a line leaving it."""
+    img, draw = canvas(360, 220)
+    draw.rectangle([40, 40, 200, 80], outline=(0, 0, 0), width=2)
+    draw.rectangle([40, 79, 200, 180], outline=(0, 0, 0), width=2)
+    draw.line([(201, 120), (330, 120)], fill=(0, 0, 0), width=2)
+    return to_array(img)
+
+
+def test_an_er_table_is_cleared_to_its_outline_a_stroke_and_a_pixel_in():
+    inv = build_inventory(_table_page(), ocr=False)
+    (x1, y1, x2, y2), = table_boxes(inv)
+    k = int(round(inv.scale.stroke)) + 1
+    got = connector_inputs(inv, "er")
+    assert got.clear == ((x1 + k, y1 + k, x2 - k, y2 - k),)
+    assert got.ink is not None and got.ink.shape == inv.ink.shape
+
+
+def test_other_families_trace_in_the_inventory_ink_with_nothing_more_cleared():
+    inv = build_inventory(_table_page(), ocr=False)
+    assert connector_inputs(inv, "flowchart") == ConnectorInputs()
+    assert connector_inputs(inv, "topology") == ConnectorInputs()
+
+
+def test_a_uml_page_is_traced_in_its_strong_ink_with_its_class_boxes_cleared():
+    inv = build_inventory(_table_page(), ocr=False)
+    got = connector_inputs(inv, "uml")
+    assert isinstance(got.ink, np.ndarray) and not (got.ink & ~inv.ink).any()
+    assert got.clear == tuple(b.bbox for b in uml_boxes(inv)) == ((40, 40, 200, 180),)
