@@ -152,7 +152,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     if kind == "auto":
         kind = guessed
     if kind == "topology":  # a cluster's box is no node: its words are free text
-        inv = release_clusters(inv, keep=legend_shapes)
+        inv = release_clusters(inv, keep=legend_shapes(inv))
     inputs = connector_inputs(inv, kind)
     connectors = build_connectors(inv, ink=inputs.ink, clear=inputs.clear)
     if guessed == "flowchart":

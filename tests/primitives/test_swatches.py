@@ -30,7 +30,7 @@ def test_the_legend_box_is_found_once_and_stays_when_the_cluster_goes():
     assert len(legend) == 1
     assert legend_shapes(inv) == legend and legend_shapes(inv) == legend
     assert inv.facts.computed["legend_rows"] == 1
-    out = release_clusters(inv, keep=legend_shapes)
+    out = release_clusters(inv, keep=legend_shapes(inv))
     assert len(out.shapes) == len(inv.shapes) - 1  # the frame left, the legend stayed
     kept = legend_rows(out)  # handed on, renumbered: not found again
     assert out.facts.computed["legend_rows"] == 0
