@@ -154,7 +154,8 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     if kind == "topology":  # a cluster's box is no node: its words are free text
         inv = release_clusters(inv, keep=legend_shapes(inv))
     inputs = connector_inputs(inv, kind)
-    connectors = build_connectors(inv, ink=inputs.ink, clear=inputs.clear)
+    connectors = build_connectors(inv, ink=inputs.ink, clear=inputs.clear,
+                                  phantoms=inputs.phantoms)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors, params.family)
         if kind == "flowchart" and auto:

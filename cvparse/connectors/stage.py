@@ -3,7 +3,7 @@ docked to shapes; and the reading of ends that a later repair cuts."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -16,7 +16,8 @@ from .trace import connector_mask, marker_mask, trace_connectors
 
 
 def build(inv: Inventory, *, ink: np.ndarray | None = None,
-          clear: Sequence[tuple[int, int, int, int]] = ()) -> list[Connector]:
+          clear: Sequence[tuple[int, int, int, int]] = (),
+          phantoms: Collection[int] | None = None) -> list[Connector]:
     """Every connector of the page: traced from the ink that is no shape or text, each
     end's marker read and each end attached to the shape it touches or points at.
 
@@ -30,6 +31,9 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
     clear : sequence of (x1, y1, x2, y2)
         Further boxes, in pixels, whose ink is no line (class boxes found from their
         border lines).
+    phantoms : collection of int, optional
+        Shapes that are no nodes, never attached to (the inventory's
+        :func:`~cvparse.primitives.phantoms.phantom_shapes` by default).
 
     Returns
     -------
@@ -52,7 +56,7 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
     connectors = trace_connectors(inv, connector_mask(inv, ink, clear))
     classify_ends(connectors, marker_mask(inv), inv.scale.stroke,
                   text_height=inv.scale.text_height)
-    attach_ends(inv, connectors)
+    attach_ends(inv, connectors, None if phantoms is None else set(phantoms))
     return connectors
 
 
