@@ -42,6 +42,18 @@ GAP_SIDES = 3
 lines, not a node: a node's border stops at its corners."""
 
 
+def sides_run_on(inv: Inventory) -> list[int]:
+    """For every shape, how many sides of its box are lines running on past its corners
+    (:func:`~cvparse.primitives.inventory.continued_sides`, in the inventory's ink; none
+    without ink).  Found once per inventory (its fact ``sides_run_on``): the phantoms and
+    the topology assembler's gaps between crossing lines read it."""
+    if inv.ink is None:
+        return [0] * len(inv.shapes)
+    ink = inv.ink
+    return list(inv.facts.get("sides_run_on", lambda: [
+        continued_sides(s, ink, inv.scale) for s in inv.shapes]))
+
+
 def phantom_shapes(inv: Inventory) -> set[int]:
     """Indices of the shapes that are closed areas but no nodes (:func:`_phantom_shapes`),
     computed once per inventory; the set returned is the caller's own."""
@@ -64,8 +76,7 @@ def _phantom_shapes(inv: Inventory) -> set[int]:
     n = len(inv.shapes)
     # bounded on three sides or more by lines running on past its corners: a gap
     # closed off by connectors and a frame's side (see ``continued_sides``)
-    gaps = {k for k, s in enumerate(inv.shapes) if inv.ink is not None
-            and continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES}
+    gaps = {k for k, runs in enumerate(sides_run_on(inv)) if runs >= GAP_SIDES}
     if n < 2:
         return gaps
     b = np.array([s.bbox for s in inv.shapes], np.float64)

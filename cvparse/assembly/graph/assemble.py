@@ -14,7 +14,7 @@ from ...connectors.stage import read_cut_ends
 from ...model import Edge, Graph, Node
 from ...primitives.clusters import clusters_of
 from ...primitives.items import Inventory, Scale, Shape
-from ...primitives.inventory import continued_sides
+from ...primitives.phantoms import sides_run_on
 from ...primitives.regions import Region
 from ...primitives.strokes import inked_along
 from .iconlabels import reread_labels
@@ -617,10 +617,11 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
         return any(_contains(b, box) for b in skip)
 
     labels = free_labels(inv, skip)
+    runs = sides_run_on(inv)
     nodes: list[TopoNode] = []
     iconic: list[int] = []
     for i, s in enumerate(inv.shapes):
-        if skipped(s.bbox) or continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES:
+        if skipped(s.bbox) or runs[i] >= GAP_SIDES:
             continue
         # A few letters read in a shape with a label right under it: a part of an icon.
         short = ((len(s.label.replace(" ", "")) <= 3
@@ -646,7 +647,7 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
         if k is not None:
             parts[k].append(i)
         elif (len(s.label.strip()) == 1 and _alnum(s.label) == 1
-              and continued_sides(s, inv.ink, inv.scale) < 2):
+              and runs[i] < 2):
             # a lone letter in a box; not a line-bounded gap with a speck read in it
             nodes.append(TopoNode(s.label.strip(), s.kind, [int(v) for v in s.bbox], [i]))
     icons = [k for k, (text, box) in enumerate(labels)
