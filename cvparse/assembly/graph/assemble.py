@@ -765,7 +765,7 @@ def heads_at_icons(connectors: list[Connector], nodes: list[TopoNode], inv: Inve
              for c, t in zip(connectors, trimmed)]
     if not any(any(f) for f in flags):
         return connectors
-    read_cut_ends(trimmed, flags, inv)
+    trimmed = read_cut_ends(trimmed, flags, inv)
     return [t if any(f and e.marker != "none" for f, e in zip(fl, t.ends)) else c
             for c, t, fl in zip(connectors, trimmed, flags)]
 
@@ -1128,7 +1128,7 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     live = [c for c in connectors if not any(_within(c.points, b) for b in skip)]
     before = {id(e) for c in live for e in c.ends}
     live = split_through(live, tnodes, inv.scale, inv.shapes, inv.ink)
-    read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
+    live = read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
     live = heads_at_icons(live, tnodes, inv)
     ends = _end_nodes(live, tnodes, inv)
     more = text_nodes(live, ends, tnodes, inv, skip)
@@ -1139,9 +1139,8 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     if inv.ink is not None:
         live, ends, moved = probe_ends(live, ends, inv.ink, [n.bbox for n in tnodes],
                                        inv.scale.stroke, 0.8 * th)
-        read_cut_ends(live, moved, inv)
+        live = claim_heads(read_cut_ends(live, moved, inv), inv.ink, inv.scale)
         probed = {id(c) for c, flags in zip(live, moved) if any(flags)}
-        claim_heads(live, inv.ink, inv.scale)
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
     typical = _typical_width(live, ends, 25.0)
     pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)
