@@ -162,7 +162,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
             kind = guessed
     t["trace"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    doc = assemble(kind, inv, connectors)
+    doc = assemble(kind, inv, connectors, params=params)
     t["assemble"] = time.perf_counter() - t0
     return ParseResult(document=doc, image=rgb, inventory=inv, page=page,
                        connectors=connectors, timings=t, kind=kind, guessed_kind=guessed)
