@@ -114,7 +114,7 @@ def _phantom_shapes(inv: Inventory) -> set[int]:
         if not score.any():
             squeezed = [i for i in np.flatnonzero(live & unlabelled
                                                   & ((near & live[None]).sum(1) >= 2))
-                        if _between(centre, i, [int(j) for j in np.flatnonzero(near[i] & live)
+                        if _between(centre, int(i), [int(j) for j in np.flatnonzero(near[i] & live)
                                                 if _touches(inv, int(i), int(j), int(margin))])]
             if not squeezed:
                 return flagged

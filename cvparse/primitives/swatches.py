@@ -143,14 +143,15 @@ def _filled_dot(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
     return hull_share(labels[y:y + h, x:x + w] == i) >= 0.8
 
 
-def _inner_ink(inv: Inventory, shape: Shape) -> tuple[np.ndarray, int, int]:
+def _inner_ink(page_ink: np.ndarray, shape: Shape, stroke: float
+               ) -> tuple[np.ndarray, int, int]:
     """Ink inside a shape with its border eroded away, and the crop's offset.  Ink that
     touches the eroded edge is what is left of the border, not content."""
     r = shape.interior
     x1, y1, x2, y2 = r.bbox
     inside = cv2.erode(np.pad(r.filled, 1).astype(np.uint8), np.ones((3, 3), np.uint8),
-                       iterations=max(1, int(round(inv.scale.stroke))))[1:-1, 1:-1]
-    ink = inv.ink[y1:y2, x1:x2] & inside.astype(bool)
+                       iterations=max(1, int(round(stroke))))[1:-1, 1:-1]
+    ink = page_ink[y1:y2, x1:x2] & inside.astype(bool)
     n, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
     rim = inside.astype(bool) & ~cv2.erode(inside, np.ones((3, 3), np.uint8)).astype(bool)
     touching = np.unique(labels[rim & (labels > 0)])
@@ -165,16 +166,17 @@ def legend_rows(inv: Inventory) -> list[LegendRows]:
 
     Found once per inventory (its fact ``legend_rows``): the cluster release and the
     legend reader both ask; nothing here reads text."""
-    if inv.image is None or inv.ink is None:
+    ink = inv.ink
+    if inv.image is None or ink is None:
         return []
-    return list(inv.facts.get("legend_rows", lambda: _legend_rows(inv)))
+    return list(inv.facts.get("legend_rows", lambda: _legend_rows(inv, ink)))
 
 
-def _legend_rows(inv: Inventory) -> list[LegendRows]:
+def _legend_rows(inv: Inventory, page_ink: np.ndarray) -> list[LegendRows]:
     out = []
     for k, shape in enumerate(inv.shapes):
         if shape.kind in LEGEND_KINDS:
-            ink, ox, oy = _inner_ink(inv, shape)
+            ink, ox, oy = _inner_ink(page_ink, shape, inv.scale.stroke)
             rows = swatch_rows(ink, inv.scale)
             if len(rows) >= 2:
                 out.append((k, ink, ox, oy, rows))

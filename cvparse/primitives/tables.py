@@ -113,7 +113,8 @@ SHADOW_BAND = 0.8
 """How far (text heights) outside a table its drop shadow may reach."""
 
 
-def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]
+                   ) -> np.ndarray | None:
     """The page's ink without the drop shadows cast by the tables at ``boxes``.
 
     A shadow is a band of light ink along a table's side, just outside it; traced, it is
@@ -123,7 +124,7 @@ def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np
     height or more, from the table's border on, is dropped; a light line that crosses
     the side, or runs beside it with paper between, keeps its pixels."""
     ink = inv.ink
-    if inv.image is None or not boxes:
+    if ink is None or inv.image is None or not boxes:
         return ink
     weak = (ink & ~dark_ink(inv)).astype(np.uint8)
     if not weak.any():

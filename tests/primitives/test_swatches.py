@@ -34,7 +34,7 @@ def test_the_legend_box_is_found_once_and_stays_when_the_cluster_goes():
     assert len(out.shapes) == len(inv.shapes) - 1  # the frame left, the legend stayed
     kept = legend_rows(out)  # handed on, renumbered: not found again
     assert out.facts.computed["legend_rows"] == 0
-    fresh = _legend_rows(out)
+    fresh = _legend_rows(out, out.ink)
     moved = out.shapes.index(inv.shapes[legend[0]])
     assert moved != legend[0] and [r[0] for r in kept] == [r[0] for r in fresh] == [moved]
     assert [[row[0] for row in r[4]] for r in kept] == [[row[0] for row in r[4]] for r in fresh]
