@@ -40,6 +40,10 @@ STAGES = {"cvparse.image": 0, "cvparse.page": 1, "cvparse.primitives": 1,
 DATA = ("items", "lines", "model", "vocabulary", "params", "_lazy")
 """Modules (last dotted part) that hold data types: calls into them are not returns."""
 PIPELINE = "cvparse.pipeline"
+DATACLASS_MADE = "__create_fn__.<locals>."
+"""How the qualified names of the methods :mod:`dataclasses` generates begin (Python
+3.11): ``Region(...)`` runs ``__create_fn__.<locals>.__init__``, a method, not a
+function of the module the class is in."""
 
 
 def stage_of(module: str) -> int | None:
@@ -125,6 +129,8 @@ class Tracer:
             return
         if "." in frame.f_code.co_qualname.split(".<locals>")[-1].lstrip("."):
             return  # a method or property: reading an object's data
+        if frame.f_code.co_qualname.startswith(DATACLASS_MADE):
+            return  # a method dataclasses wrote (``__init__``): making a data object
         if "<" in frame.f_code.co_name:
             return  # comprehensions and lambdas run inside their caller's function
         callee = stage_of(callee_mod)
