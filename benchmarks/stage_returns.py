@@ -8,7 +8,9 @@ it has called a later one (assembly work before the lines are traced).  Calls in
 data types (``primitives/items.py``, ``connectors/lines.py``, ``model.py``) and into
 methods and properties (a box's compartments, a region's area, the page's
 :meth:`~cvparse.primitives.page.Page.read`) are reading data, not going back, and are
-left out.  Each distinct (caller function,
+left out; so is a call back whose whole work was to read page facts another call had
+computed already (:class:`~cvparse.primitives.items.Facts`: no fact computed, no
+NumPy or OpenCV call made), which is listed apart.  Each distinct (caller function,
 callee) pair counts once over all images; ``--calls`` also lists how many calls each
 made::
 
@@ -19,13 +21,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+import types
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._common import FIXTURES, IMAGE_SUFFIXES
+from cvparse.primitives.items import Facts
+
+FACTS_GET = Facts.get.__code__
 
 STAGES = {"cvparse.image": 0, "cvparse.page": 1, "cvparse.primitives": 1,
           "cvparse.connectors": 2, "cvparse.assembly": 3, "cvparse.export": 4}
@@ -33,6 +40,10 @@ STAGES = {"cvparse.image": 0, "cvparse.page": 1, "cvparse.primitives": 1,
 DATA = ("items", "lines", "model", "vocabulary", "params", "_lazy")
 """Modules (last dotted part) that hold data types: calls into them are not returns."""
 PIPELINE = "cvparse.pipeline"
+DATACLASS_MADE = "__create_fn__.<locals>."
+"""How the qualified names of the methods :mod:`dataclasses` generates begin (Python
+3.11): ``Region(...)`` runs ``__create_fn__.<locals>.__init__``, a method, not a
+function of the module the class is in."""
 
 
 def stage_of(module: str) -> int | None:
@@ -46,12 +57,50 @@ def stage_of(module: str) -> int | None:
     return best
 
 
+ARRAYS = ("numpy", "cv2", "scipy", "skimage", "PIL")
+"""Libraries whose calls are work on arrays (pixels, masks): a call that makes one reads
+the page again, whatever it is called through."""
+
+
+def _array_work(fn) -> bool:
+    """Whether a C function (a ``c_call`` of the profile hook) belongs to :data:`ARRAYS`:
+    by its module, the module it is bound to (``cv2.dilate``) or its object's type
+    (``ndarray.any``)."""
+    owner = getattr(fn, "__self__", None)
+    names = (getattr(fn, "__module__", None),
+             owner.__name__ if isinstance(owner, types.ModuleType) else None,
+             type(owner).__module__ if owner is not None else None)
+    return any(n and n.split(".")[0] in ARRAYS for n in names)
+
+
+@dataclass
+class _Open:
+    """A call back to an earlier stage that has not returned yet, and what it did."""
+
+    frame: object
+    key: tuple[str, str]
+    hits: int = 0
+    """Facts it read that another call had computed already."""
+    misses: int = 0
+    """Facts it computed."""
+    work: bool = False
+    """Whether it (or anything it called) worked on arrays."""
+
+
 class Tracer:
-    """A profile hook that records each call going back to an earlier stage."""
+    """A profile hook that records each call going back to an earlier stage.
+
+    A return whose whole call only read page facts computed before (``Facts.get``
+    finding its value; no fact computed, no array work) is reading data, like a method
+    call, and is kept apart in :attr:`reads`; every other one counts, in
+    :attr:`returns`.
+    """
 
     def __init__(self) -> None:
         self.returns: Counter[tuple[str, str]] = Counter()
+        self.reads: Counter[tuple[str, str]] = Counter()
         self.reached = -1  # the latest stage the pipeline has called
+        self.open: list[_Open] = []
 
     @staticmethod
     def _name(frame) -> str:
@@ -60,13 +109,28 @@ class Tracer:
         return f"{frame.f_globals.get('__name__', '?')}.{name}"
 
     def __call__(self, frame, event, arg) -> None:
+        if event == "c_call":
+            if self.open and _array_work(arg):
+                for o in self.open:
+                    o.work = True
+            return
+        if event == "return":
+            if self.open and self.open[-1].frame is frame:
+                o = self.open.pop()
+                fact_read = o.hits and not o.misses and not o.work
+                (self.reads if fact_read else self.returns)[o.key] += 1
+            return
         if event != "call" or frame.f_back is None:
             return
         callee_mod = frame.f_globals.get("__name__", "")
+        if self.open:
+            self._note(frame, callee_mod)
         if not callee_mod.startswith("cvparse"):
             return
         if "." in frame.f_code.co_qualname.split(".<locals>")[-1].lstrip("."):
             return  # a method or property: reading an object's data
+        if frame.f_code.co_qualname.startswith(DATACLASS_MADE):
+            return  # a method dataclasses wrote (``__init__``): making a data object
         if "<" in frame.f_code.co_name:
             return  # comprehensions and lambdas run inside their caller's function
         callee = stage_of(callee_mod)
@@ -75,13 +139,27 @@ class Tracer:
         back = frame.f_back
         caller_mod = back.f_globals.get("__name__", "")
         if caller_mod == PIPELINE:
-            if callee < self.reached:
-                self.returns[(self._name(back), self._name(frame))] += 1
+            back_to = callee < self.reached
             self.reached = max(self.reached, callee)
-            return
-        caller = stage_of(caller_mod)
-        if caller is not None and callee < caller:
-            self.returns[(self._name(back), self._name(frame))] += 1
+        else:
+            caller = stage_of(caller_mod)
+            back_to = caller is not None and callee < caller
+        if back_to:
+            self.open.append(_Open(frame, (self._name(back), self._name(frame))))
+
+    def _note(self, frame, module: str) -> None:
+        """Mark the open returns with what the call starting in ``frame`` does: read a
+        fact (hit or miss), or work on arrays."""
+        if frame.f_code is FACTS_GET:
+            hit = frame.f_locals["name"] in frame.f_locals["self"].values
+            for o in self.open:
+                if hit:
+                    o.hits += 1
+                else:
+                    o.misses += 1
+        elif module.split(".")[0] in ARRAYS:
+            for o in self.open:
+                o.work = True
 
 
 def images(limit: int) -> list[tuple[Path, str]]:
@@ -104,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     from cvparse.pipeline import parse
 
     total: Counter[tuple[str, str]] = Counter()
+    reads: Counter[tuple[str, str]] = Counter()
     for image, kind in images(args.limit):
         tracer = Tracer()
         sys.setprofile(tracer)
@@ -112,12 +191,18 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             sys.setprofile(None)
         total.update(tracer.returns)
+        reads.update(tracer.reads)
+    only_read = {k: n for k, n in reads.items() if k not in total}
     if args.calls:
         for (caller, callee), n in sorted(total.items()):
             print(f"{n:6d}  {caller} -> {callee}")
+        for (caller, callee), n in sorted(only_read.items()):
+            print(f"{n:6d}  {caller} -> {callee}  (reads facts only)")
     print(f"{len(total)} distinct returns to a stage already left "
           f"({sum(total.values())} calls) over {len(images(args.limit))} images, "
           f"{cvparse.__file__}")
+    print(f"{len(only_read)} more pairs only read page facts computed before "
+          f"({sum(only_read.values())} calls), not counted")
     return 0
 
 

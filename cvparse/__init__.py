@@ -21,7 +21,7 @@ from ._lazy import lazy_exports
 _LAZY = {"ParseResult": "pipeline", "ImageError": "image", "MissingImageError": "image",
          "Inventory": "primitives.items", "Scale": "primitives.items",
          "Connector": "connectors.lines", "Params": "params",
-         "FamilyParams": "params"}
+         "FamilyParams": "params", "GraphParams": "params"}
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 if TYPE_CHECKING:
@@ -46,7 +46,8 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     return _parse(source, kind=kind, stage=stage, params=params)
 
 
-__all__ = ["parse", "Params", "FamilyParams", "ParseResult", "ImageError", "MissingImageError",
-           "Inventory", "Scale", "Connector", "DocumentError", "Edge", "Entity", "ERSchema",
-           "Graph", "IsA", "Node", "Relationship", "UMLClass", "UMLModel", "UMLRelation",
-           "document_from_dict", "document_from_json", "__version__"]
+__all__ = ["parse", "Params", "FamilyParams", "GraphParams", "ParseResult", "ImageError",
+           "MissingImageError", "Inventory", "Scale", "Connector", "DocumentError", "Edge",
+           "Entity", "ERSchema", "Graph", "IsA", "Node", "Relationship", "UMLClass",
+           "UMLModel", "UMLRelation", "document_from_dict", "document_from_json",
+           "__version__"]

@@ -40,7 +40,19 @@ class FamilyParams:
 
 
 @dataclass(frozen=True)
+class GraphParams:
+    """Flowchart and topology assembly (:func:`cvparse.assembly.graph.assemble_graph`)."""
+
+    plate_text_contrast: float = 60.0
+    """A pixel inside an edge label's plate is its text where its colour lies further
+    than this from the plate's fill, as a Euclidean RGB distance (0 to 441).  A colour
+    difference, not a length: no stroke or text-height unit applies.  The text is what
+    tells a label's plate, which hugs it, from a node (``assemble._hugs_text``)."""
+
+
+@dataclass(frozen=True)
 class Params:
     """Every stage's tunables."""
 
     family: FamilyParams = field(default_factory=FamilyParams)
+    graph: GraphParams = field(default_factory=GraphParams)

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .assembly.er.tables import shadowless_ink, table_boxes
-from .assembly.graph.legend import legend_shapes
 from .assembly.kind import assemble, graph_kind
 from .connectors.lines import Connector
 from .connectors.stage import build as build_connectors
@@ -18,12 +16,13 @@ from .model import Document
 from .params import Params
 from .vocabulary import KINDS, STAGES, Kind, Stage
 from .primitives.items import Inventory
-from .primitives.classboxes import dark_ink, uml_boxes
 from .primitives.clusters import release_clusters
 from .primitives.family import guess_kind
 from .primitives.inventory import build_inventory
+from .primitives.lineink import connector_inputs
 from .primitives.page import Page, make_page
 from .primitives.rulings import erase_rulings
+from .primitives.swatches import legend_shapes
 
 
 
@@ -152,28 +151,18 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
     guessed = guess_kind(inv, params.family)
     if kind == "auto":
         kind = guessed
-    if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
-        connectors = build_connectors(inv, ink=dark_ink(inv),
-                                      clear=[b.bbox for b in uml_boxes(inv)])
-    elif kind == "er" and (tables := table_boxes(inv)):
-        # Drop shadows behind tables are no lines, nor are the tables' own borders.  The
-        # outlines go in a stroke and a pixel, which the margin cleared round every box
-        # gives back: a line that passes close by a table's corner keeps its dashes.
-        k = int(round(inv.scale.stroke)) + 1
-        connectors = build_connectors(inv, ink=shadowless_ink(inv, tables),
-                                      clear=[(x1 + k, y1 + k, x2 - k, y2 - k)
-                                             for x1, y1, x2, y2 in tables])
-    else:
-        if kind == "topology":  # a cluster's box is no node: its words are free text
-            inv = release_clusters(inv, keep=legend_shapes)
-        connectors = build_connectors(inv)
+    if kind == "topology":  # a cluster's box is no node: its words are free text
+        inv = release_clusters(inv, keep=legend_shapes(inv))
+    inputs = connector_inputs(inv, kind)
+    connectors = build_connectors(inv, ink=inputs.ink, clear=inputs.clear,
+                                  phantoms=inputs.phantoms)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors, params.family)
         if kind == "flowchart" and auto:
             kind = guessed
     t["trace"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    doc = assemble(kind, inv, connectors)
+    doc = assemble(kind, inv, connectors, params=params)
     t["assemble"] = time.perf_counter() - t0
     return ParseResult(document=doc, image=rgb, inventory=inv, page=page,
                        connectors=connectors, timings=t, kind=kind, guessed_kind=guessed)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..connectors.lines import Connector
 from ..model import Document
-from ..params import FamilyParams
+from ..params import FamilyParams, Params
 from ..primitives.items import Inventory
 from ..vocabulary import Family
 
@@ -122,7 +122,8 @@ def graph_kind(inv: Inventory, connectors: list[Connector],
     return "topology"
 
 
-def assemble(kind: str, inv: Inventory, connectors: list[Connector]) -> Document:
+def assemble(kind: str, inv: Inventory, connectors: list[Connector], *,
+             params: Params | None = None) -> Document:
     """The document of family ``kind`` built from the primitives.
 
     Parameters
@@ -133,6 +134,8 @@ def assemble(kind: str, inv: Inventory, connectors: list[Connector]) -> Document
         The page's shapes and text.
     connectors : list of Connector
         Its lines, ends read and attached (:func:`cvparse.connectors.stage.build`).
+    params : Params, optional
+        The assemblers' tunables (:mod:`cvparse.params`; the defaults if omitted).
 
     Returns
     -------
@@ -149,4 +152,5 @@ def assemble(kind: str, inv: Inventory, connectors: list[Connector]) -> Document
         return assemble_uml(inv, connectors)
     from .graph import assemble_graph
 
-    return assemble_graph(inv, connectors, "topology" if kind == "topology" else "flowchart")
+    return assemble_graph(inv, connectors, "topology" if kind == "topology" else "flowchart",
+                          params=(params or Params()).graph)

@@ -1,13 +1,19 @@
-"""Attach connector ends to the shapes they touch (or point at, across a small gap)."""
+"""Attach connector ends to the shapes they touch (or point at, across a small gap).
+
+Shapes that are closed areas but no nodes are never attached to; perception finds them
+(:func:`~cvparse.primitives.phantoms.phantom_shapes`, named here too)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from ..primitives.inventory import continued_sides
 from ..primitives.items import Inventory
+from ..primitives.phantoms import GAP_SIDES, phantom_shapes
 from .lines import Connector
+
+__all__ = ["GAP_SIDES", "attach_ends", "attach_grow", "attach_reach", "end_target",
+           "landed_reach", "merge_ends", "phantom_shapes", "shape_label_map"]
 
 
 def shape_label_map(inv: Inventory, grow: int, phantoms: set[int] | None = None
@@ -145,99 +151,3 @@ def _flows_to(points: np.ndarray, point: tuple[float, float], direction: tuple[f
         return 0, float(arc[k])
     return None, 0.0
 
-
-def _touches(inv: Inventory, i: int, j: int, gap: int) -> bool:
-    """True if shape ``j``'s outer area comes within ``gap`` pixels of shape ``i``'s."""
-    a, b = inv.shapes[i].outer, inv.shapes[j].outer
-    x1, y1 = max(a.bbox[0] - gap, b.bbox[0]), max(a.bbox[1] - gap, b.bbox[1])
-    x2, y2 = min(a.bbox[2] + gap, b.bbox[2]), min(a.bbox[3] + gap, b.bbox[3])
-    if x1 >= x2 or y1 >= y2:
-        return False
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))
-    grown = cv2.dilate(np.pad(a.filled, gap).astype(np.uint8), kernel).astype(bool)
-    ga = grown[y1 - a.bbox[1] + gap:y2 - a.bbox[1] + gap, x1 - a.bbox[0] + gap:x2 - a.bbox[0] + gap]
-    gb = b.filled[y1 - b.bbox[1]:y2 - b.bbox[1], x1 - b.bbox[0]:x2 - b.bbox[0]]
-    return bool((ga & gb).any())
-
-
-def _between(centre: np.ndarray, i: int, others: list[int]) -> bool:
-    """True if two of ``others`` lie on opposite sides of ``i`` (centre to centre)."""
-    v = centre[others] - centre[i]
-    return bool(len(others) >= 2 and ((v @ v.T) < 0).any())
-
-
-GAP_SIDES = 3
-"""A "shape" with this many sides running on past its corners is a gap closed off by
-lines, not a node: a node's border stops at its corners."""
-
-
-def phantom_shapes(inv: Inventory) -> set[int]:
-    """Indices of the shapes that are closed areas but no nodes (:func:`_phantom_shapes`),
-    computed once per inventory; the set returned is the caller's own."""
-    return set(inv.facts.get("phantom_shapes", lambda: _phantom_shapes(inv)))
-
-
-def _phantom_shapes(inv: Inventory) -> set[int]:
-    """Closed areas that are not nodes: they partly overlap several shapes (or hold one),
-    or three of their sides are lines that run on past their corners (``GAP_SIDES``).
-
-    Curved connectors running between nodes close off regions that look like big empty
-    shapes (and group frames hold whole sub-diagrams); real nodes neither hold another
-    shape well clear of their border nor partly overlap other nodes.  Their borders are
-    connectors, so they are neither cut out of the connector mask nor attached to.  The
-    worst offender goes first, so a real node overlapped by a phantom is not flagged.
-    Compartments stacked in one box (UML classes) count neither as held nor overlapping.
-    An unlabelled area squeezed between two nodes on opposite sides (two lines joining
-    them both ways) is a phantom too.
-    """
-    n = len(inv.shapes)
-    # bounded on three sides or more by lines running on past its corners: a gap
-    # closed off by connectors and a frame's side (see ``continued_sides``)
-    gaps = {k for k, s in enumerate(inv.shapes) if inv.ink is not None
-            and continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES}
-    if n < 2:
-        return gaps
-    b = np.array([s.bbox for s in inv.shapes], np.float64)
-    margin = 2 * inv.scale.stroke + 2
-    tol = inv.scale.stroke
-    x1, y1, x2, y2 = (b[:, k] for k in range(4))
-    area = np.maximum((x2 - x1) * (y2 - y1), 1)
-    iw = np.minimum(x2[:, None], x2[None]) - np.maximum(x1[:, None], x1[None])
-    ih = np.minimum(y2[:, None], y2[None]) - np.maximum(y1[:, None], y1[None])
-    inter = np.where((iw > 0) & (ih > 0), iw * ih, 0.0)
-    overlap = inter / np.minimum(area[:, None], area[None])
-    holds = ((x1[None] - x1[:, None] >= margin) & (y1[None] - y1[:, None] >= margin)
-             & (x2[:, None] - x2[None] >= margin) & (y2[:, None] - y2[None] >= margin))
-    stacked = (((np.abs(x1[:, None] - x1[None]) <= tol) & (np.abs(x2[:, None] - x2[None]) <= tol))
-               | ((np.abs(y1[:, None] - y1[None]) <= tol)
-                  & (np.abs(y2[:, None] - y2[None]) <= tol)))
-    partial = (overlap > 0.15) & (overlap < 0.9) & ~stacked
-    near = ((np.minimum(x2[:, None], x2[None] + margin)
-             > np.maximum(x1[:, None], x1[None] - margin))
-            & (np.minimum(y2[:, None], y2[None] + margin)
-               > np.maximum(y1[:, None], y1[None] - margin)))
-    np.fill_diagonal(holds, False)
-    np.fill_diagonal(partial, False)
-    np.fill_diagonal(near, False)
-    centre = np.stack([(x1 + x2) / 2, (y1 + y2) / 2], 1)
-    unlabelled = np.array([not s.label.strip() for s in inv.shapes])
-    live = np.ones(n, bool)
-    flagged: set[int] = set(gaps)
-    live[list(gaps)] = False
-    while True:
-        held = (holds & live[None]).sum(1)
-        part = (partial & live[None]).sum(1)
-        score = np.where((part >= 2) | ((held > 0) & (part > 0)), 2 * held + part, 0)
-        score[~live] = 0
-        if not score.any():
-            squeezed = [i for i in np.flatnonzero(live & unlabelled
-                                                  & ((near & live[None]).sum(1) >= 2))
-                        if _between(centre, i, [int(j) for j in np.flatnonzero(near[i] & live)
-                                                if _touches(inv, int(i), int(j), int(margin))])]
-            if not squeezed:
-                return flagged
-            best = int(squeezed[0])
-        else:
-            best = int(np.argmax(score))
-        flagged.add(best)
-        live[best] = False

@@ -25,7 +25,7 @@ from ..primitives.halos import solid_blobs
 from ..primitives.items import Scale
 from ..primitives.labelling import components
 from scipy import ndimage
-from .lines import Connector
+from .lines import Connector, own_ends
 
 AHEAD = 2.5
 """How far ahead of an end a head's middle may lie, in head sizes (the halo's gap and
@@ -45,11 +45,12 @@ SEED = 0.6
 side merge into one blob, joined by ink thinner than either head."""
 
 
-def _blobs(ink: np.ndarray, scale: Scale) -> list[tuple[np.ndarray, float, np.ndarray]]:
+def _blobs(ink: np.ndarray, scale: Scale, heads: np.ndarray | None = None
+           ) -> list[tuple[np.ndarray, float, np.ndarray]]:
     """Each solid triangular blob as ``(middle, size, pixels)``: its centroid, the longer
     side of its box and its pixel coordinates (``x, y`` rows).  A blob with several cores
     (heads side by side) is split, each pixel going to its nearest core."""
-    mask = solid_blobs(ink, scale).astype(np.uint8)
+    mask = (solid_blobs(ink, scale) if heads is None else heads).astype(np.uint8)
     n, labels, _, _ = components(mask, 8)
     if n <= 1:
         return []
@@ -136,12 +137,17 @@ def _gap(point: tuple[float, float], pixels: np.ndarray) -> float:
     return float(np.hypot(*(pixels - np.asarray(point, float)).T).min())
 
 
-def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> None:
-    """Set each end's ``marker`` from the filled heads it claims (see the module doc), in
-    place.  Ends near no solid blob keep the marker they have (open heads, diamonds)."""
-    blobs = _blobs(ink, scale)
+def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale, *,
+                heads: np.ndarray | None = None) -> list[Connector]:
+    """``connectors`` with each end's ``marker`` set from the filled heads it claims (see
+    the module doc): new connectors with ends of their own, ``connectors`` left as they
+    were (and returned as they are where the page has no solid blob).  Ends near no
+    solid blob keep the marker they have (open heads, diamonds).  ``heads`` are the
+    solid blobs of ``ink`` where the caller has them (the page's)."""
+    blobs = _blobs(ink, scale, heads)
     if not blobs or not connectors:
-        return
+        return connectors
+    connectors = own_ends(connectors)
     ends = [(i, k) for i, c in enumerate(connectors) for k in (0, 1)]
     candidates: dict[int, list[tuple[float, tuple[int, int]]]] = {}
     for i, k in ends:
@@ -179,3 +185,4 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> N
             if _gap(e.point, blobs[b][2]) <= window:
                 e.marker = "none"
                 break
+    return connectors

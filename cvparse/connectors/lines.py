@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -44,3 +44,10 @@ class Connector:
         if len(self.points) < 2:
             return 0.0
         return float(np.linalg.norm(np.diff(self.points, axis=0), axis=1).sum())
+
+
+def own_ends(connectors: list[Connector]) -> list[Connector]:
+    """Copies of ``connectors`` with ends of their own (the points are shared): what a
+    stage that reads markers again changes, leaving the caller's connectors as they were.
+    """
+    return [replace(c, ends=(replace(c.ends[0]), replace(c.ends[1]))) for c in connectors]

@@ -3,20 +3,19 @@ docked to shapes; and the reading of ends that a later repair cuts."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
-
+from collections.abc import Collection, Sequence
 import numpy as np
 
 from ..primitives.items import Inventory
 from .attach import attach_ends
-from .lines import Connector
+from .lines import Connector, own_ends
 from .markers import classify_ends
 from .trace import connector_mask, marker_mask, trace_connectors
 
 
 def build(inv: Inventory, *, ink: np.ndarray | None = None,
-          clear: Sequence[tuple[int, int, int, int]] = ()) -> list[Connector]:
+          clear: Sequence[tuple[int, int, int, int]] = (),
+          phantoms: Collection[int] | None = None) -> list[Connector]:
     """Every connector of the page: traced from the ink that is no shape or text, each
     end's marker read and each end attached to the shape it touches or points at.
 
@@ -30,6 +29,9 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
     clear : sequence of (x1, y1, x2, y2)
         Further boxes, in pixels, whose ink is no line (class boxes found from their
         border lines).
+    phantoms : collection of int, optional
+        Shapes that are no nodes, never attached to (the inventory's
+        :func:`~cvparse.primitives.phantoms.phantom_shapes` by default).
 
     Returns
     -------
@@ -52,20 +54,25 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
     connectors = trace_connectors(inv, connector_mask(inv, ink, clear))
     classify_ends(connectors, marker_mask(inv), inv.scale.stroke,
                   text_height=inv.scale.text_height)
-    attach_ends(inv, connectors)
+    attach_ends(inv, connectors, None if phantoms is None else set(phantoms))
     return connectors
 
 
-def read_cut_ends(connectors: list[Connector], cut: list[list[bool]], inv: Inventory) -> None:
-    """Read the marker at every end a later repair made (``cut``: a flag per end, e.g.
-    where a line traced on through an icon was split): such an end may carry an arrowhead
-    where it meets the icon, as the ends of the traced line do."""
+def read_cut_ends(connectors: list[Connector], cut: list[list[bool]], inv: Inventory
+                  ) -> list[Connector]:
+    """``connectors`` with the marker read again at every end a later repair made
+    (``cut``: a flag per end, e.g. where a line traced on through an icon was split):
+    such an end may carry an arrowhead where it meets the icon, as the ends of the traced
+    line do.  New connectors with ends of their own; ``connectors`` themselves are left
+    as they were (returned as they are where no end was cut)."""
     if not any(any(flags) for flags in cut):
-        return
-    copies = [replace(c, ends=(replace(c.ends[0]), replace(c.ends[1]))) for c in connectors]
+        return connectors
+    copies = own_ends(connectors)
     classify_ends(copies, marker_mask(inv), inv.scale.stroke,
                   text_height=inv.scale.text_height)
-    for c, copy, flags in zip(connectors, copies, cut):
+    out = own_ends(connectors)
+    for c, copy, flags in zip(out, copies, cut):
         for k in (0, 1):
             if flags[k]:
                 c.ends[k].marker = copy.ends[k].marker
+    return out

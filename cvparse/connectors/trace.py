@@ -130,7 +130,8 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
         mask[max(0, y1 - pad):min(h, y2 + pad + 1), max(0, x1 - pad):min(w, x2 + pad + 1)] = False
     mask = _remove_shapes(mask, inv, pad, True, phantoms)
     # a head the halo set apart from its line, once cleared of the node it reaches into
-    return bridge_halos(mask, inv.ink, inv.scale)
+    return bridge_halos(mask, inv.ink, inv.scale,
+                        heads=None if inv.page is None else inv.page.solid_blobs)
 
 
 def marker_mask(inv: Inventory) -> np.ndarray:

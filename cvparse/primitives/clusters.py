@@ -13,7 +13,7 @@ stages (a group frame, see ``connectors.frames``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import replace
 
 import numpy as np
@@ -44,21 +44,20 @@ def cluster_shapes(shapes: list[Shape], stroke: float, text_height: float) -> li
     return out
 
 
-def release_clusters(inv: Inventory,
-                     keep: Callable[[Inventory], Collection[int]] | None = None
-                     ) -> Inventory:
+def release_clusters(inv: Inventory, keep: Collection[int] = ()) -> Inventory:
     """``inv`` without its cluster shapes (:func:`cluster_shapes`), with the free words
     inside them added to its text (and text mask) and the clusters kept as its fact
-    ``clusters`` (:func:`clusters_of`); ``inv`` itself where it has none or lacks the
-    page image and ink.  The shapes ``keep(inv)`` names (legends: a box of sample lines)
-    stay; it is asked only on a page with clusters."""
+    ``clusters`` (:func:`clusters_of`); ``inv`` itself, its fact saying it has none,
+    where it has none or lacks the page image and ink.  The shapes ``keep`` names
+    (legends: a box of sample lines, :func:`~cvparse.primitives.swatches.legend_shapes`)
+    stay."""
     if inv.image is None or inv.ink is None or inv.text_mask is None:
+        inv.facts.values.setdefault("clusters", [])
         return inv
     th = inv.scale.text_height
-    gone = set(cluster_shapes(inv.shapes, inv.scale.stroke, th))
-    if gone and keep is not None:
-        gone -= set(keep(inv))
+    gone = set(cluster_shapes(inv.shapes, inv.scale.stroke, th)) - set(keep)
     if not gone:
+        inv.facts.values.setdefault("clusters", [])
         return inv
     kept = [s for k, s in enumerate(inv.shapes) if k not in gone]
     h, w = inv.ink.shape
@@ -86,6 +85,11 @@ def release_clusters(inv: Inventory,
                             inv.scale, inv.ink, text_mask)
     facts = Facts()
     facts.values["clusters"] = [inv.shapes[k] for k in sorted(gone)]
+    if "legend_rows" in inv.facts.values:
+        # the legends ``keep`` found stay, the same boxes on the same ink: renumbered
+        index = {k: n for n, k in enumerate(k for k in range(len(inv.shapes)) if k not in gone)}
+        facts.values["legend_rows"] = [(index[k], *rest)
+                                       for k, *rest in inv.facts.values["legend_rows"]]
     return replace(inv, shapes=kept, texts=texts, text_mask=text_mask, facts=facts)
 
 

@@ -100,11 +100,14 @@ def _head_sized(blobs: np.ndarray, scale: Scale) -> np.ndarray:
     return keep[labels]
 
 
-def bridge_halos(mask: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
+def bridge_halos(mask: np.ndarray, ink: np.ndarray, scale: Scale, *,
+                 heads: np.ndarray | None = None) -> np.ndarray:
     """``mask`` (connector ink) with each head that stands apart in it joined to the long
     pieces within reach.  Heads are found in ``ink`` (the wide median's, where they are
-    whole) and count only where ``mask`` holds them."""
-    blobs = _apart(solid_blobs(ink, scale) & mask, mask, scale)
+    whole; ``heads``, the page's :attr:`~cvparse.primitives.page.Page.solid_blobs`, where
+    the caller has them) and count only where ``mask`` holds them."""
+    solid = solid_blobs(ink, scale) if heads is None else heads
+    blobs = _apart(solid & mask, mask, scale)
     blobs = _head_sized(blobs, scale)
     if not blobs.any():
         return mask
@@ -117,7 +120,8 @@ def bridge_halos(mask: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
     return mask | (near_head & near_other)
 
 
-def closed_by_heads(fine: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarray:
+def closed_by_heads(fine: np.ndarray, ink: np.ndarray, scale: Scale, *,
+                    heads: np.ndarray | None = None) -> np.ndarray:
     """``fine`` (the shape-finding ink) with every head grown by the width of its halo.
 
     A renderer that draws a head over a white halo after the nodes, its tip inside the
@@ -125,9 +129,11 @@ def closed_by_heads(fine: np.ndarray, ink: np.ndarray, scale: Scale) -> np.ndarr
     region.  The halo is a few pixels wider than the head, so the head grown by that much
     closes the border again.  Used only to find the boxes that stayed open without it
     (see :func:`cvparse.primitives.inventory.build_inventory`): a box that is closed
-    already keeps the region it has.
+    already keeps the region it has.  ``heads`` are the solid blobs of ``ink`` where the
+    caller has them (the page's).
     """
-    heads = solid_blobs(ink, scale)
+    if heads is None:
+        heads = solid_blobs(ink, scale)
     if not heads.any():
         return fine
     grow = _disk(int(round(REACH * scale.stroke)) + 1)

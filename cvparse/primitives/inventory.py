@@ -271,7 +271,7 @@ def build_inventory(source: np.ndarray | Page, ocr: bool = True) -> Inventory:
     fine_k = max(7, int(4 * scale.stroke + 1))
     least = max(20.0, min(0.5 * scale.text_height ** 2, 20 * scale.stroke ** 2))
     raw = enclosed_regions(fine, least)
-    raw += _opened_by_halos(raw, fine, ink, scale, least)
+    raw += _opened_by_halos(raw, fine, ink, scale, least, page.solid_blobs)
     # The fine median rounds the corners of a small box off its region: one nearly big
     # enough is judged by its size once grown back into its corners, if a label fills it.
     near = [r for r in raw if r.paper_area >= 0.3 * min_area and r.area >= NEAR_AREA * min_area]
@@ -317,12 +317,12 @@ def build_inventory(source: np.ndarray | Page, ocr: bool = True) -> Inventory:
 
 
 def _opened_by_halos(found: list[Region], fine: np.ndarray, ink: np.ndarray, scale: Scale,
-                     least: float) -> list[Region]:
+                     least: float, heads: np.ndarray | None = None) -> list[Region]:
     """The boxes a haloed arrowhead cut open (:func:`closed_by_heads`): regions enclosed
     once the heads are grown by their halo that no region of ``found`` already covers
     (most of it lay on the open page), holding a letter (a node's label; a sliver shut
     between a head and a line holds none)."""
-    closed = closed_by_heads(fine, ink, scale)
+    closed = closed_by_heads(fine, ink, scale, heads=heads)
     if closed is fine:
         return []
     taken = np.zeros(fine.shape, bool)

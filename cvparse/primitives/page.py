@@ -2,12 +2,11 @@
 
 A parse builds one :class:`Page` from the RGB image (:func:`make_page`): the paper colour,
 the paper map, the ink masks and the scale everything downstream is measured in.  Facts
-derived from it that several stages need (the strong ink, and through the inventory the
-class boxes, phantom shapes and marker mask) are computed on first use and kept
-(:class:`~cvparse.primitives.items.Facts`), so that no stage recomputes what another
-has.  OCR that a stage runs after perception goes through :meth:`Page.read`, which keeps
-its count and time.
-"""
+derived from it that several stages need (the strong ink, the solid arrowheads, and
+through the inventory the class boxes, phantom shapes and marker mask) are computed on
+first use and kept (:class:`~cvparse.primitives.items.Facts`), so that no stage
+recomputes what another has.  OCR that a stage runs after perception goes through
+:meth:`Page.read`, which keeps its count and time."""
 
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .halos import solid_blobs
 from .items import Facts, Scale
 from .ocr import Word, read_crops
 from .paper import background_colour, line_ink, strong_ink
@@ -70,6 +70,19 @@ class Page:
         found in."""
         return self.facts.get("line_ink", lambda: line_ink(
             self.image, self.ink, self.background, strong=self.strong_ink))
+
+    @property
+    def solid_blobs(self) -> np.ndarray:
+        """The filled arrowheads of the ink: solid triangular blobs no larger than a head
+        (:func:`cvparse.primitives.halos.solid_blobs`), read-only.  Perception closes the
+        boxes a haloed head cut open with them, the connector stage bridges the heads a
+        halo set apart and lets lines claim them."""
+        def find() -> np.ndarray:
+            blobs = solid_blobs(self.ink, self.scale)
+            blobs.flags.writeable = False
+            return blobs
+
+        return self.facts.get("solid_blobs", find)
 
     def read(self, crops: list[np.ndarray], text_height: float | None = None,
              psm: int = 6) -> list[list[Word]]:

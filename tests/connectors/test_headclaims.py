@@ -41,9 +41,10 @@ def test_a_line_stopped_short_of_its_haloed_head_claims_it():
         d.line([(20, 80), (150, 80)], fill=255, width=3)
         d.polygon(_head((172, 80), 0.0, 14), fill=255)  # base about 10 px past the end
 
-    lines = [_line((20, 80), (150, 80))]
-    claim_heads(lines, _ink(draw), SCALE)
+    traced = [_line((20, 80), (150, 80))]
+    lines = claim_heads(traced, _ink(draw), SCALE)
     assert [e.marker for e in lines[0].ends] == ["none", "arrow"]
+    assert [e.marker for e in traced[0].ends] == ["none", "none"]  # new lines, not these
 
 
 def test_a_tail_beside_a_neighbours_head_is_plain():
@@ -57,7 +58,7 @@ def test_a_tail_beside_a_neighbours_head_is_plain():
     ink = _ink(draw)
     head_line = _line((20, 40), (150, 74))
     tail_line = _line((40, 140), (164, 85), markers=("none", "arrow"))
-    claim_heads([head_line, tail_line], ink, SCALE)
+    head_line, tail_line = claim_heads([head_line, tail_line], ink, SCALE)
     assert head_line.ends[1].marker == "arrow"
     assert tail_line.ends[1].marker == "none"
 
@@ -70,7 +71,7 @@ def test_a_head_drawn_across_an_ends_heading_is_not_claimed():
         d.polygon(_head((162, 72), -math.pi / 2, 14), fill=255)
 
     lines = [_line((20, 80), (150, 80))]
-    claim_heads(lines, _ink(draw), SCALE)
+    lines = claim_heads(lines, _ink(draw), SCALE)
     assert lines[0].ends[1].marker == "none"
 
 
@@ -81,7 +82,7 @@ def test_ends_near_no_solid_head_keep_their_reading():
         d.line([(200, 80), (188, 88)], fill=255, width=2)
 
     lines = [_line((20, 80), (200, 80), markers=("none", "open_arrow"))]
-    claim_heads(lines, _ink(draw), SCALE)
+    lines = claim_heads(lines, _ink(draw), SCALE)
     assert [e.marker for e in lines[0].ends] == ["none", "open_arrow"]
 
 
@@ -100,6 +101,6 @@ def test_a_line_with_two_heads_hands_one_to_a_headless_line():
     ink = _ink(draw)
     head_line = _line((20, 40), (150, 74))
     tail_line = _line((40, 60), (160, 80), markers=("arrow", "arrow"))
-    claim_heads([head_line, tail_line], ink, SCALE)
+    head_line, tail_line = claim_heads([head_line, tail_line], ink, SCALE)
     assert head_line.ends[1].marker == "arrow"
     assert [e.marker for e in tail_line.ends] == ["arrow", "none"]

@@ -41,3 +41,5 @@ def test_a_box_holding_text_only_is_no_cluster():
     st, th = inv.scale.stroke, inv.scale.text_height
     assert cluster_shapes(inv.shapes, st, th) == []
     assert release_clusters(inv) is inv
+    # it says so: later stages read that there are none, they need not look again
+    assert clusters_of(inv) == [] and inv.facts.computed["clusters"] == 0

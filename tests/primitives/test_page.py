@@ -24,9 +24,13 @@ def test_a_fact_is_computed_once_and_counted():
 
 @pytest.mark.parametrize("image, kind, expected", [
     ("uml/test/uml_test_0001_s10.png", "uml",
-     {"strong_ink", "class_boxes", "uml_boxes", "phantom_shapes", "marker_mask", "line_text"}),
+     {"strong_ink", "solid_blobs", "class_boxes", "uml_boxes", "phantom_shapes", "marker_mask",
+      "line_text"}),
     ("topology/test/topology_test_0027.png", "topology",
-     {"phantom_shapes", "marker_mask", "line_text"}),
+     {"solid_blobs", "phantom_shapes", "sides_run_on", "legend_rows", "marker_mask",
+      "line_text"}),
+    ("er/realtools/plantuml_ie/plantuml_ie_0000.png", "er",
+     {"cell_stacks", "phantom_shapes", "marker_mask", "line_text"}),
 ])
 def test_each_derived_fact_is_computed_once_per_parse(image, kind, expected):
     r = parse(FIXTURES / image, kind=kind)

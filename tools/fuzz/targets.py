@@ -15,8 +15,12 @@ from __future__ import annotations
 import io
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_IMAGES = ("fixtures/flowchart/dev/flowchart_dev_0000.jpg",
@@ -30,7 +34,7 @@ _DTYPES = (np.uint8, np.uint16, np.float32, np.bool_)
 _CHANNELS = (1, 3, 4)
 
 
-def _fixture(rel: str, side: int) -> "Image.Image":
+def _fixture(rel: str, side: int) -> Image.Image:
     from PIL import Image
 
     im = Image.open(ROOT / rel).convert("RGB")

@@ -16,15 +16,13 @@ import cv2
 import numpy as np
 
 from ...model import Entity, Relationship
-from ...primitives.classboxes import dark_ink
 from ...primitives.items import Inventory, Shape
 from ...primitives.ocr import glyph_height
 from ...primitives.paper import colour_distance, ink_mask
+from ...primitives.tables import cell_stacks, table_outline
 from ...primitives.underline import erase_underlines, find_underlines
 from ...primitives.wordjoin import join_label
 from .rows import name_column, split_cells, typed_rows
-
-CELL_KINDS = ("rect", "round_rect")
 
 
 @dataclass
@@ -56,136 +54,6 @@ class TextLine:
     x: int
     """Left edge of the line's ink, image pixels (indentation)."""
     underlined: bool
-
-
-def _rows(inv: Inventory, cells: list[int], tol: float) -> list[list[int]]:
-    """Cells side by side with the same top and bottom, left to right, as table rows."""
-    box = {i: inv.shapes[i].interior.bbox for i in cells}
-    parent = {i: i for i in cells}
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            i = parent[i]
-        return i
-
-    for i in cells:
-        for j in cells:
-            a, b = box[i], box[j]
-            if (i != j and abs(a[1] - b[1]) <= tol and abs(a[3] - b[3]) <= tol
-                    and 0 <= b[0] - a[2] <= tol):
-                parent[find(j)] = find(i)
-    rows: dict[int, list[int]] = {}
-    for i in cells:
-        rows.setdefault(find(i), []).append(i)
-    return [sorted(r, key=lambda i: box[i][0]) for r in rows.values()]
-
-
-def _aligned(a: tuple, b: tuple, tol: float) -> bool:
-    """Whether two row spans stack in one table: the same left and right sides, or one
-    side the same and the narrower span within the wider (a row that lost a cell to a
-    line drawn into it)."""
-    left, right = abs(a[0] - b[0]) <= tol, abs(a[2] - b[2]) <= tol
-    if left and right:
-        return True
-    inner = (a[0] >= b[0] - tol and a[2] <= b[2] + tol) or (b[0] >= a[0] - tol
-                                                          and b[2] <= a[2] + tol)
-    return (left or right) and inner
-
-
-def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
-    """Tables: rows of rectangles stacked edge to edge under a row of the same width.
-
-    Each table is a list of rows top to bottom, each row its cells left to right; a lone
-    rectangle is a table of one row.
-    """
-    tol = 2 * inv.scale.stroke + 3
-    cells = [i for i, s in enumerate(inv.shapes) if s.kind in CELL_KINDS]
-    rows = _rows(inv, cells, tol)
-    span = [(inv.shapes[r[0]].interior.bbox[0], inv.shapes[r[0]].interior.bbox[1],
-             inv.shapes[r[-1]].interior.bbox[2], inv.shapes[r[-1]].interior.bbox[3])
-            for r in rows]
-    below: dict[int, int] = {}
-    for i, a in enumerate(span):
-        best = None
-        for j, b in enumerate(span):
-            if j != i and _aligned(a, b, tol) and 0 <= b[1] - a[3] <= tol:
-                if best is None or b[1] < span[best][1]:
-                    best = j
-        if best is not None:
-            below[i] = best
-    lower = set(below.values())
-    tables = []
-    for t in range(len(rows)):
-        if t in lower:
-            continue
-        stack = [t]
-        while stack[-1] in below and below[stack[-1]] not in stack:
-            stack.append(below[stack[-1]])
-        tables.append([rows[k] for k in stack])
-    return tables
-
-
-def table_boxes(inv: Inventory) -> list[tuple[int, int, int, int]]:
-    """The outline of every stack of two rows or more (:func:`cell_stacks`): the ink
-    inside it is the table's, whatever its cells were found as.  A cell drawn empty and
-    unfilled is no shape of its own, and its borders would be traced as lines along
-    the table's side."""
-    return [_outline(inv, [i for r in rows for i in r])
-            for rows in cell_stacks(inv) if len(rows) >= 2]
-
-
-def _outline(inv: Inventory, cells: list[int]) -> tuple[int, int, int, int]:
-    """The box round the shapes ``cells`` (a table's cells)."""
-    b = np.array([inv.shapes[i].bbox for i in cells])
-    return int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()), int(b[:, 3].max())
-
-
-SHADOW_BAND = 0.8
-"""How far (text heights) outside a table its drop shadow may reach."""
-
-
-def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
-    """The page's ink without the drop shadows cast by the tables at ``boxes``.
-
-    A shadow is a band of light ink along a table's side, just outside it; traced, it is
-    a line running round the table that joins the lines ending there.  Light ink (not in
-    the strong ink, :func:`~cvparse.primitives.classboxes.dark_ink`) within
-    ``SHADOW_BAND`` text heights of a table's side that runs along that side for a text
-    height or more, from the table's border on, is dropped; a light line that crosses
-    the side, or runs beside it with paper between, keeps its pixels."""
-    ink = inv.ink
-    if inv.image is None or not boxes:
-        return ink
-    weak = (ink & ~dark_ink(inv)).astype(np.uint8)
-    if not weak.any():
-        return ink
-    run = max(3, int(round(inv.scale.text_height)))
-    upright = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8)).astype(bool)
-    flat = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)).astype(bool)
-    band = int(round(SHADOW_BAND * inv.scale.text_height))
-    h, w = ink.shape
-    sides = np.zeros_like(ink)  # beside a left or right side: upright runs are shadow
-    ends = np.zeros_like(ink)  # above or below a table: flat runs are
-    for x1, y1, x2, y2 in boxes:
-        ys = slice(max(0, y1 - band), min(h, y2 + band + 1))
-        xs = slice(max(0, x1 - band), min(w, x2 + band + 1))
-        for x in (x1, x2):
-            sides[ys, max(0, x - band):min(w, x + band + 1)] = True
-        for y in (y1, y2):
-            ends[max(0, y - band):min(h, y + band + 1), xs] = True
-    shade = ((upright & sides) | (flat & ends)).astype(np.uint8)
-    # A shadow starts at the table's border; a light line running beside the table, with
-    # paper between, is no shadow.
-    touch = np.zeros_like(ink)
-    reach = int(round(inv.scale.stroke)) + 2
-    for x1, y1, x2, y2 in boxes:
-        touch[max(0, y1 - reach):min(h, y2 + reach + 1),
-              max(0, x1 - reach):min(w, x2 + reach + 1)] = True
-    n, labels = cv2.connectedComponents(shade, connectivity=8)
-    keep = np.zeros(n, bool)
-    keep[np.unique(labels[touch & shade.astype(bool)])] = True
-    keep[0] = False
-    return ink & ~keep[labels]
 
 
 def _unlike_fill(rgb: np.ndarray, fill: np.ndarray) -> np.ndarray:
@@ -385,7 +253,7 @@ def shadow_pieces(inv: Inventory, tables: list[TableEntity]) -> dict[int, int]:
     th, stroke = inv.scale.text_height, inv.scale.stroke
     gap = 3 * stroke + 3
     taken = {i for t in tables for i in t.shapes}
-    boxes = [(t.shapes[0], *_outline(inv, t.shapes)) for t in tables]
+    boxes = [(t.shapes[0], *table_outline(inv, t.shapes)) for t in tables]
     out: dict[int, int] = {}
     for i, s in enumerate(inv.shapes):
         if i in taken or clean_text(s.label):

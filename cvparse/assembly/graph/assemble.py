@@ -12,9 +12,10 @@ from ...connectors.headclaims import claim_heads
 from ...connectors.lines import Connector, End
 from ...connectors.stage import read_cut_ends
 from ...model import Edge, Graph, Node
+from ...params import GraphParams
 from ...primitives.clusters import clusters_of
 from ...primitives.items import Inventory, Scale, Shape
-from ...primitives.inventory import continued_sides
+from ...primitives.phantoms import sides_run_on
 from ...primitives.regions import Region
 from ...primitives.strokes import inked_along
 from .iconlabels import reread_labels
@@ -402,8 +403,8 @@ def side_parts(shapes: list[Shape], stroke: float) -> list[int]:
     return owner
 
 
-def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart"
-                   ) -> Graph:
+def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flowchart",
+                   *, params: GraphParams | None = None) -> Graph:
     """A graph document with one node per shape (and, for topology diagrams, per labelled
     icon) and one edge per connector joining two of them.
 
@@ -415,6 +416,8 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
         Its lines, ends read and attached.
     kind : {"flowchart", "topology"}
         The graph family.
+    params : GraphParams, optional
+        The thresholds (the defaults of :class:`cvparse.params.GraphParams`).
 
     Returns
     -------
@@ -438,7 +441,8 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
              for i, s in enumerate(inv.shapes) if owner[i] == i and i not in phantoms]
     ends = [tuple(None if c.ends[k].node is None else owner[c.ends[k].node] for k in (0, 1))
             for c in connectors]
-    connectors, ends, labels = _through_label_shapes(inv, connectors, ends, owner)
+    connectors, ends, labels = _through_label_shapes(inv, connectors, ends, owner,
+                                                     params or GraphParams())
     if labels:
         nodes = [n for n in nodes if int(n.id[1:]) - 1 not in labels]
     typical = _typical_width(connectors, ends)
@@ -463,11 +467,12 @@ right; the tightest nodes (FlowLearn's, our dev charts') 0.67, so the limit keep
 of both."""
 
 
-def _hugs_text(inv: Inventory, shape: Shape) -> bool:
+def _hugs_text(inv: Inventory, shape: Shape, contrast: float = GraphParams.plate_text_contrast
+               ) -> bool:
     """True if ``shape`` is no taller than two text lines and its text (the pixels
-    clearly off its fill, away from its border) reaches within ``LABEL_MARGIN`` text
-    heights of the sides of its box and of the top and bottom of its fill: a label's
-    plate, not a node."""
+    further than ``contrast`` off its fill, away from its border) reaches within
+    ``LABEL_MARGIN`` text heights of the sides of its box and of the top and bottom of
+    its fill: a label's plate, not a node."""
     th = inv.scale.text_height
     x1, y1, x2, y2 = shape.bbox
     if inv.image is None or y2 - y1 > 2.5 * th:
@@ -475,7 +480,7 @@ def _hugs_text(inv: Inventory, shape: Shape) -> bool:
     reg = shape.interior
     rx1, ry1, rx2, ry2 = reg.bbox
     crop = inv.image[ry1:ry2, rx1:rx2].astype(np.float32)
-    off = np.linalg.norm(crop - np.asarray(shape.fill, np.float32), axis=2) > 60
+    off = np.linalg.norm(crop - np.asarray(shape.fill, np.float32), axis=2) > contrast
     # the interior lies inside the border already: one pixel off its edge drops the
     # border's anti-aliased fringe, not letters set right against a plate's edge
     inside = cv2.erode(reg.filled.astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -491,7 +496,8 @@ def _hugs_text(inv: Inventory, shape: Shape) -> bool:
 
 
 def _through_label_shapes(inv: Inventory, connectors: list[Connector],
-                          ends: list[tuple[int | None, int | None]], owner: list[int]
+                          ends: list[tuple[int | None, int | None]], owner: list[int],
+                          params: GraphParams
                           ) -> tuple[list[Connector], list[tuple[int | None, int | None]],
                                      dict[int, tuple[str, int]]]:
     """Edge labels taken for shapes, turned back into labels on one line.
@@ -522,7 +528,7 @@ def _through_label_shapes(inv: Inventory, connectors: list[Connector],
         ci, cj = connectors[i], connectors[j]
         if ci.ends[ki].marker != "none" and cj.ends[kj].marker != "none":
             continue
-        if not _hugs_text(inv, inv.shapes[node]):
+        if not _hugs_text(inv, inv.shapes[node], params.plate_text_contrast):
             continue
         first = ci.points if ki == 1 else ci.points[::-1]
         second = cj.points if kj == 0 else cj.points[::-1]
@@ -617,10 +623,11 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
         return any(_contains(b, box) for b in skip)
 
     labels = free_labels(inv, skip)
+    runs = sides_run_on(inv)
     nodes: list[TopoNode] = []
     iconic: list[int] = []
     for i, s in enumerate(inv.shapes):
-        if skipped(s.bbox) or continued_sides(s, inv.ink, inv.scale) >= GAP_SIDES:
+        if skipped(s.bbox) or runs[i] >= GAP_SIDES:
             continue
         # A few letters read in a shape with a label right under it: a part of an icon.
         short = ((len(s.label.replace(" ", "")) <= 3
@@ -646,7 +653,7 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
         if k is not None:
             parts[k].append(i)
         elif (len(s.label.strip()) == 1 and _alnum(s.label) == 1
-              and continued_sides(s, inv.ink, inv.scale) < 2):
+              and runs[i] < 2):
             # a lone letter in a box; not a line-bounded gap with a speck read in it
             nodes.append(TopoNode(s.label.strip(), s.kind, [int(v) for v in s.bbox], [i]))
     icons = [k for k, (text, box) in enumerate(labels)
@@ -764,7 +771,7 @@ def heads_at_icons(connectors: list[Connector], nodes: list[TopoNode], inv: Inve
              for c, t in zip(connectors, trimmed)]
     if not any(any(f) for f in flags):
         return connectors
-    read_cut_ends(trimmed, flags, inv)
+    trimmed = read_cut_ends(trimmed, flags, inv)
     return [t if any(f and e.marker != "none" for f, e in zip(fl, t.ends)) else c
             for c, t, fl in zip(connectors, trimmed, flags)]
 
@@ -1127,7 +1134,7 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     live = [c for c in connectors if not any(_within(c.points, b) for b in skip)]
     before = {id(e) for c in live for e in c.ends}
     live = split_through(live, tnodes, inv.scale, inv.shapes, inv.ink)
-    read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
+    live = read_cut_ends(live, [[id(e) not in before for e in c.ends] for c in live], inv)
     live = heads_at_icons(live, tnodes, inv)
     ends = _end_nodes(live, tnodes, inv)
     more = text_nodes(live, ends, tnodes, inv, skip)
@@ -1138,9 +1145,9 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     if inv.ink is not None:
         live, ends, moved = probe_ends(live, ends, inv.ink, [n.bbox for n in tnodes],
                                        inv.scale.stroke, 0.8 * th)
-        read_cut_ends(live, moved, inv)
+        live = claim_heads(read_cut_ends(live, moved, inv), inv.ink, inv.scale,
+                           heads=None if inv.page is None else inv.page.solid_blobs)
         probed = {id(c) for c, flags in zip(live, moved) if any(flags)}
-        claim_heads(live, inv.ink, inv.scale)
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
     typical = _typical_width(live, ends, 25.0)
     pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)

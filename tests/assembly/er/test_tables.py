@@ -2,7 +2,6 @@
 
 import os
 
-import numpy as np
 import pytest
 
 from cvparse.assembly.er.tables import _DERIVED
@@ -119,84 +118,17 @@ def test_foreign_keys_from_the_partner_tables_key_names_and_fk_marks():
     assert refs == {"trig": {"sched": "job", "name": "job"}}
 
 
-def test_a_row_that_lost_a_cell_still_stacks_in_its_table():
-    from cvparse.assembly.er.tables import _aligned
-
-    name, row, partial = (10, 0, 300, 30), (10, 34, 300, 60), (250, 64, 300, 90)
-    assert _aligned(name, row, 5) and _aligned(row, partial, 5)
-    assert not _aligned(row, (200, 64, 400, 90), 5)  # a box off to one side
-    assert not _aligned(row, (100, 64, 200, 90), 5)  # neither side shared
-
-
-def _cell(box, label=""):
-    from cvparse.primitives.items import Shape
-    from cvparse.primitives.regions import Region
-
-    x1, y1, x2, y2 = box
-    r = Region(bbox=box, filled=np.ones((y2 - y1, x2 - x1), bool),
-               paper_area=(y2 - y1) * (x2 - x1),
-               contour=np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]))
-    return Shape(kind="rect", bbox=box, interior=r, outer=r, label=label)
-
-
-def _cells_inv(shapes):
-    from cvparse.primitives.items import Inventory, Scale
-
-    return Inventory(width=400, height=300, scale=Scale(stroke=1, text_height=16),
-                     background=(255, 255, 255), shapes=list(shapes), texts=[])
-
-
 def test_thin_unlabelled_bands_beside_a_table_are_its_shadow():
     from cvparse.assembly.er.tables import TableEntity, shadow_pieces
 
-    inv = _cells_inv([_cell((100, 50, 220, 74), "Account"),      # 0 name row
-                      _cell((100, 73, 220, 160), "id"),          # 1 attribute row
-                      _cell((219, 54, 226, 164)),                # 2 shadow, right side
-                      _cell((104, 159, 226, 166)),               # 3 shadow, bottom side
-                      _cell((300, 54, 307, 164)),                # 4 thin, far off
-                      _cell((219, 180, 226, 290)),               # 5 thin, beside nothing
-                      _cell((221, 60, 340, 72), "x")])           # 6 labelled
+    from ...primitives.synth import cell, cells_inventory
+
+    inv = cells_inventory([cell((100, 50, 220, 74), "Account"),  # 0 name row
+                           cell((100, 73, 220, 160), "id"),      # 1 attribute row
+                           cell((219, 54, 226, 164)),            # 2 shadow, right side
+                           cell((104, 159, 226, 166)),           # 3 shadow, bottom side
+                           cell((300, 54, 307, 164)),            # 4 thin, far off
+                           cell((219, 180, 226, 290)),           # 5 thin, beside nothing
+                           cell((221, 60, 340, 72), "x")])       # 6 labelled
     table = TableEntity(shapes=[0, 1], name="Account")
     assert shadow_pieces(inv, [table]) == {2: 0, 3: 0}
-
-
-def test_a_stack_of_rows_clears_its_whole_outline():
-    from cvparse.assembly.er.tables import table_boxes
-
-    # (cells as their insides: a border apart)
-    inv = _cells_inv([_cell((100, 50, 220, 74), "Account"), _cell((100, 76, 180, 160), "id"),
-                      _cell((182, 76, 220, 160)), _cell((300, 50, 360, 80), "Lone")])
-    assert table_boxes(inv) == [(100, 50, 220, 160)]
-
-
-def test_a_light_shadow_along_a_table_is_no_ink_but_a_light_line_across_it_is():
-    import cv2
-
-    from cvparse.assembly.er.tables import shadowless_ink
-    from cvparse.primitives.inventory import build_inventory
-
-    rgb = np.full((200, 320, 3), 255, np.uint8)
-    cv2.rectangle(rgb, (104, 44), (225, 165), (170, 170, 170), -1)  # the shadow, offset
-    cv2.rectangle(rgb, (100, 40), (220, 160), (255, 255, 255), -1)
-    cv2.rectangle(rgb, (100, 40), (220, 160), (0, 0, 0), 2)
-    cv2.line(rgb, (226, 100), (310, 100), (170, 170, 170), 3)  # a light line leaving it
-    inv = build_inventory(rgb, ocr=False)
-    assert inv.ink[120, 223] and inv.ink[163, 160]
-    kept = shadowless_ink(inv, [(100, 40, 221, 161)])
-    assert not kept[120, 223] and not kept[163, 160]  # the shadow's right and bottom bands
-    assert kept[100, 230] and kept[100, 300]          # the line, beside the table and away
-    assert kept[40, 160] and kept[100, 100]           # the table's own border
-
-
-def test_a_light_line_running_beside_a_table_is_no_shadow():
-    import cv2
-
-    from cvparse.assembly.er.tables import shadowless_ink
-    from cvparse.primitives.inventory import build_inventory
-
-    rgb = np.full((200, 320, 3), 255, np.uint8)
-    cv2.rectangle(rgb, (100, 40), (220, 160), (0, 0, 0), 2)
-    cv2.line(rgb, (229, 50), (229, 190), (170, 170, 170), 3)  # paper between it and the side
-    inv = build_inventory(rgb, ocr=False)
-    assert inv.ink[120, 229]
-    assert shadowless_ink(inv, [(100, 40, 221, 161)])[120, 229]

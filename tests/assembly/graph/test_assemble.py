@@ -510,7 +510,8 @@ def test_roomy_box_between_two_lines_stays_a_node():
 
 
 
-def _plate_hugs(margin: int, grown: int, side: int = 2) -> bool:
+def _plate_hugs(margin: int, grown: int, side: int = 2, contrast: float | None = None
+                ) -> bool:
     """Whether a grey plate round a 10 px high block of light 'letters', ``margin``
     pixels of fill above and below and ``side`` left and right, hugs its text; its
     outer box is ``grown`` pixels wider all round than the fill, as the antialiased ink
@@ -528,7 +529,7 @@ def _plate_hugs(margin: int, grown: int, side: int = 2) -> bool:
     shape = Shape(kind="rect", bbox=(20 - grown, 20 - grown, 20 + w + grown, 20 + h + grown),
                   interior=interior, outer=interior, fill=(88, 88, 88))
     inv = SimpleNamespace(scale=Scale(stroke=2.0, text_height=12.0), image=rgb)
-    return _hugs_text(inv, shape)
+    return _hugs_text(inv, shape) if contrast is None else _hugs_text(inv, shape, contrast)
 
 
 def test_a_plate_hugs_its_text_measured_to_its_fill_above_and_below():
@@ -539,6 +540,15 @@ def test_a_plate_hugs_its_text_measured_to_its_fill_above_and_below():
     assert not _plate_hugs(margin=12, grown=0)
     # a tight one-letter node: little fill above and below, but its sides are a node's
     assert not _plate_hugs(margin=4, grown=4, side=7)
+
+
+def test_the_plate_text_contrast_is_a_tunable():
+    from cvparse.params import GraphParams
+
+    # the letters lie 229 off the fill (RGB distance): text at the default, not beyond
+    assert GraphParams().plate_text_contrast == 60.0
+    assert _plate_hugs(margin=8, grown=2, contrast=GraphParams().plate_text_contrast)
+    assert not _plate_hugs(margin=8, grown=2, contrast=240.0)
 
 
 def test_an_icon_drawn_in_pieces_is_grown_whole():

@@ -3,11 +3,11 @@
 import numpy as np
 from PIL import ImageDraw
 
-from cvparse.assembly.graph.legend import (drawn_pattern, drawn_width, edge_type, find_legends,
-                                     swatch_rows)
+from cvparse.assembly.graph.legend import drawn_pattern, drawn_width, edge_type, find_legends
 from cvparse.connectors.lines import Connector, End
 from cvparse.primitives.items import Scale
 from cvparse.primitives.inventory import build_inventory
+from cvparse.primitives.swatches import swatch_rows
 
 from ...primitives.synth import canvas, font, to_array
 

@@ -1,0 +1,81 @@
+"""What the connector stage traces lines in, per family: found by perception, before any
+line is traced.
+
+Most pages trace their lines in the page's ink with the shapes and text cleared.  Two
+families draw boxes whose ink is no line, and perception finds them first: UML class
+boxes, cleared whole and traced in the strong ink (drop shadows left out,
+:func:`~cvparse.primitives.classboxes.dark_ink`), and ER tables, cleared to their
+outline and traced in the ink without the shadows they cast
+(:mod:`cvparse.primitives.tables`).  On every page the shapes that are closed areas
+but no nodes are found too (:mod:`cvparse.primitives.phantoms`).  The pipeline hands
+:func:`connector_inputs` to :func:`cvparse.connectors.stage.build`, so that no assembler
+runs before the lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .classboxes import dark_ink, uml_boxes
+from .items import Inventory
+from .phantoms import phantom_shapes
+from .tables import shadowless_ink, table_boxes
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class ConnectorInputs:
+    """The ink lines are traced in and the boxes cleared from it (page pixels)."""
+
+    ink: np.ndarray | None = None
+    """Boolean ink to trace instead of the inventory's; ``None``: the inventory's."""
+    clear: tuple[Box, ...] = ()
+    """Boxes ``x1, y1, x2, y2`` whose ink is no line (class boxes, table outlines)."""
+    phantoms: frozenset[int] = frozenset()
+    """Shapes that are closed areas but no nodes, never attached to
+    (:func:`~cvparse.primitives.phantoms.phantom_shapes`, the inventory's fact)."""
+
+
+def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
+    """The connector stage's inputs for a page read as ``kind``.
+
+    Parameters
+    ----------
+    inv : Inventory
+        The page's shapes and text.
+    kind : str
+        The family the page is assembled as (``uml``, ``er``, ...).
+
+    Returns
+    -------
+    ConnectorInputs
+        For ``uml``, the strong ink and every class box; for ``er`` with tables (two
+        rows or more of stacked cells), the ink without their drop shadows and each
+        table's outline, a stroke and a pixel inside it; otherwise the inventory's ink
+        and nothing more to clear.  For every family, the phantom shapes.
+
+    Examples
+    --------
+    >>> import cv2, numpy as np
+    >>> from cvparse.primitives.inventory import build_inventory
+    >>> rgb = np.full((100, 200, 3), 255, np.uint8)
+    >>> _ = cv2.rectangle(rgb, (20, 20), (120, 80), (0, 0, 0), 2)
+    >>> connector_inputs(build_inventory(rgb, ocr=False), "flowchart")
+    ConnectorInputs(ink=None, clear=(), phantoms=frozenset())
+    """
+    phantoms = frozenset(phantom_shapes(inv))
+    if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
+        return ConnectorInputs(dark_ink(inv), tuple(b.bbox for b in uml_boxes(inv)),
+                               phantoms)
+    if kind == "er" and (tables := table_boxes(inv)):
+        # Drop shadows behind tables are no lines, nor are the tables' own borders.  The
+        # outlines go in a stroke and a pixel, which the margin cleared round every box
+        # gives back: a line that passes close by a table's corner keeps its dashes.
+        k = int(round(inv.scale.stroke)) + 1
+        return ConnectorInputs(shadowless_ink(inv, tables),
+                               tuple((x1 + k, y1 + k, x2 - k, y2 - k)
+                                     for x1, y1, x2, y2 in tables), phantoms)
+    return ConnectorInputs(phantoms=phantoms)

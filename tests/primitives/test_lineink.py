@@ -1,0 +1,58 @@
+"""The connector stage's inputs per family, found by perception before lines are traced."""
+
+import numpy as np
+
+from cvparse.primitives.classboxes import uml_boxes
+from cvparse.primitives.inventory import build_inventory
+from cvparse.primitives.lineink import ConnectorInputs, connector_inputs
+from cvparse.primitives.phantoms import phantom_shapes
+from cvparse.primitives.tables import table_boxes
+
+from .synth import canvas, to_array
+
+
+def _table_page():
+    """A table of a name row over an attribute row, and a line leaving it."""
+    img, draw = canvas(360, 220)
+    draw.rectangle([40, 40, 200, 80], outline=(0, 0, 0), width=2)
+    draw.rectangle([40, 79, 200, 180], outline=(0, 0, 0), width=2)
+    draw.line([(201, 120), (330, 120)], fill=(0, 0, 0), width=2)
+    return to_array(img)
+
+
+def test_an_er_table_is_cleared_to_its_outline_a_stroke_and_a_pixel_in():
+    inv = build_inventory(_table_page(), ocr=False)
+    (x1, y1, x2, y2), = table_boxes(inv)
+    k = int(round(inv.scale.stroke)) + 1
+    got = connector_inputs(inv, "er")
+    assert got.clear == ((x1 + k, y1 + k, x2 - k, y2 - k),)
+    assert got.ink is not None and got.ink.shape == inv.ink.shape
+
+
+def test_other_families_trace_in_the_inventory_ink_with_nothing_more_cleared():
+    inv = build_inventory(_table_page(), ocr=False)
+    phantoms = frozenset(phantom_shapes(inv))
+    assert connector_inputs(inv, "flowchart") == ConnectorInputs(phantoms=phantoms)
+    assert connector_inputs(inv, "topology") == ConnectorInputs(phantoms=phantoms)
+
+
+def test_the_phantom_shapes_are_found_before_the_lines_once():
+    import cv2
+
+    # two lines from above into a box across a frame's side close off an area, no node
+    rgb = np.full((260, 400, 3), 255, np.uint8)
+    cv2.rectangle(rgb, (120, 150), (280, 220), (0, 0, 0), 2)
+    cv2.line(rgb, (20, 90), (380, 90), (0, 0, 0), 2)
+    for x in (170, 230):
+        cv2.line(rgb, (x, 10), (x, 149), (0, 0, 0), 2)
+    inv = build_inventory(rgb, ocr=False)
+    got = connector_inputs(inv, "flowchart").phantoms
+    assert len(got) == 1 and got == frozenset(phantom_shapes(inv))
+    assert inv.facts.computed["phantom_shapes"] == 1
+
+
+def test_a_uml_page_is_traced_in_its_strong_ink_with_its_class_boxes_cleared():
+    inv = build_inventory(_table_page(), ocr=False)
+    got = connector_inputs(inv, "uml")
+    assert isinstance(got.ink, np.ndarray) and not (got.ink & ~inv.ink).any()
+    assert got.clear == tuple(b.bbox for b in uml_boxes(inv)) == ((40, 40, 200, 180),)
