@@ -11,7 +11,10 @@ renderings defeat it:
 
 A head is a solid triangular blob (:func:`~cvparse.primitives.halos.solid_blobs`); it
 belongs to the one end whose heading runs through it, close ahead of (or just behind)
-the end.  Each blob goes to its best end only.  An end that claims a blob is a head; an
+the end.  A blob that lies inside the node the end itself docks to, or across it, is
+never its own: a tail leaving a node heads into that node, on to its border's ink or to
+the head of another line entering its far side (a node a few head sizes deep).  Each
+blob goes to its best end only.  An end that claims a blob is a head; an
 end read as a head that claims none, while a blob claimed by another end lies within the
 width test's window, is plain: the ink it saw was its neighbour's head.
 """
@@ -103,6 +106,23 @@ def _score(point: np.ndarray, direction: np.ndarray, middle: np.ndarray, size: f
     return abs(along) + 2.0 * side
 
 
+def _inside(point: np.ndarray, direction: np.ndarray, along: float, box) -> float:
+    """How far the heading from ``point`` runs inside ``box`` (``x1, y1, x2, y2``) over
+    its first ``along`` pixels (its last, backwards, for a negative ``along``): zero
+    where it stays outside."""
+    lo, hi = min(0.0, along), max(0.0, along)
+    for axis in (0, 1):
+        p, d = float(point[axis]), float(direction[axis])
+        a, b = float(box[axis]), float(box[axis + 2])
+        if abs(d) < 1e-9:
+            if not a <= p <= b:
+                return 0.0
+            continue
+        t1, t2 = sorted(((a - p) / d, (b - p) / d))
+        lo, hi = max(lo, t1), min(hi, t2)
+    return max(0.0, hi - lo)
+
+
 def _hand_on(owner: dict[int, tuple[float, tuple[int, int]]],
              candidates: dict[int, list[tuple[float, tuple[int, int]]]]) -> None:
     """Where a line claims a head at both ends, hand one of them to the next best end of
@@ -136,9 +156,16 @@ def _gap(point: tuple[float, float], pixels: np.ndarray) -> float:
     return float(np.hypot(*(pixels - np.asarray(point, float)).T).min())
 
 
-def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> None:
+def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale,
+                boxes: list[tuple] | None = None) -> None:
     """Set each end's ``marker`` from the filled heads it claims (see the module doc), in
-    place.  Ends near no solid blob keep the marker they have (open heads, diamonds)."""
+    place.  Ends near no solid blob keep the marker they have (open heads, diamonds).
+
+    ``boxes``: for each connector, the boxes (``x1, y1, x2, y2`` or ``None``) of the
+    nodes its two ends dock to.  An end does not claim a blob where more than half the
+    blob's size of the heading between the end and the blob's middle runs inside the
+    end's own node box: that head lies in or beyond the node, where a line entering it
+    put it, or is part of the node's own drawing (an icon's solid parts)."""
     blobs = _blobs(ink, scale)
     if not blobs or not connectors:
         return
@@ -152,10 +179,15 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> N
             continue
         d = d / norm
         p = np.asarray(e.point, float)
+        own = boxes[i][k] if boxes is not None else None
         for b, (middle, size, pixels) in enumerate(blobs):
             s = _score(p, d, middle, size, pixels)
-            if s is not None:
-                candidates.setdefault(b, []).append((s, (i, k)))
+            if s is None:
+                continue
+            if own is not None and _inside(p, d, float(np.dot(middle - p, d)),
+                                           own) > 0.5 * size:
+                continue
+            candidates.setdefault(b, []).append((s, (i, k)))
     owner = {b: min(c) for b, c in candidates.items()}
     _hand_on(owner, candidates)
     # Only a head claimed across a gap (a halo between it and its line's end) says more
@@ -164,6 +196,7 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> N
     apart = {b for b, (_, (i, k)) in owner.items()
              if _gap(connectors[i].ends[k].point, blobs[b][2]) > scale.stroke + 1}
     claimed = {ref: b for b, (_, ref) in owner.items() if b in apart}
+    owned = {ref for _, ref in owner.values()}
     window = 2 * scale.stroke + 4  # the width test's reach round an end
     for i, k in ends:
         e = connectors[i].ends[k]
@@ -171,7 +204,7 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale) -> N
             if e.marker == "none":
                 e.marker = "arrow"
             continue
-        if e.marker != "arrow" or any(ref == (i, k) for _, ref in owner.values()):
+        if e.marker != "arrow" or (i, k) in owned:
             continue
         for b, (_, ref) in owner.items():
             if ref[0] == i or b not in apart:

@@ -103,3 +103,45 @@ def test_a_line_with_two_heads_hands_one_to_a_headless_line():
     claim_heads([head_line, tail_line], ink, SCALE)
     assert head_line.ends[1].marker == "arrow"
     assert [e.marker for e in tail_line.ends] == ["arrow", "none"]
+
+
+def test_a_tail_does_not_claim_a_head_across_its_own_node():
+    """A tail leaving the bottom of a short node heads up through it, on to where an
+    open head meets the thick border at its top: a solid bump, widest at the border.  It
+    lies across the tail's own node, so the tail stays plain, and the entering line
+    (its last leg too short to give its heading) keeps the head the width test read."""
+    node = (100, 64, 180, 84)
+
+    def draw(d):
+        d.rectangle(node, outline=255, width=4)
+        d.line([(30, 30), (140, 30), (140, 64)], fill=255, width=2)
+        d.line([(133, 55), (140, 64), (147, 55)], fill=255, width=2)  # an open head
+        d.line([(140, 86), (140, 150)], fill=255, width=2)
+
+    def lines():
+        entering = _line((30, 30), (140, 58), markers=("none", "arrow"))
+        entering.ends[1].direction = (-0.49, 0.87)  # the short last leg bent the heading
+        return entering, _line((140, 150), (140, 86))
+
+    entering, tail = lines()
+    claim_heads([entering, tail], _ink(draw), SCALE, [(None, node), (None, node)])
+    assert entering.ends[1].marker == "arrow"
+    assert [e.marker for e in tail.ends] == ["none", "none"]
+    # without the node boxes the tail takes the bump and the entering line reads plain
+    entering, tail = lines()
+    claim_heads([entering, tail], _ink(draw), SCALE)
+    assert tail.ends[1].marker == "arrow" and entering.ends[1].marker == "none"
+
+
+def test_a_haloed_head_reaching_into_its_node_is_still_claimed():
+    """The head whose tip reaches a few pixels into the node the end docks to lies
+    mostly before that node's box: the own-node rule leaves it to its line."""
+    def draw(d):
+        d.rectangle((169, 50, 230, 110), outline=255, width=2)
+        d.line([(20, 80), (150, 80)], fill=255, width=3)
+        d.polygon(_head((172, 80), 0.0, 14), fill=255)
+
+    lines = [_line((20, 80), (150, 80))]
+    claim_heads(lines, _ink(draw), SCALE, [(None, (169, 50, 230, 110))])
+    assert [e.marker for e in lines[0].ends] == ["none", "arrow"]
+

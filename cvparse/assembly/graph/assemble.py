@@ -1140,7 +1140,9 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
                                        inv.scale.stroke, 0.8 * th)
         read_cut_ends(live, moved, inv)
         probed = {id(c) for c, flags in zip(live, moved) if any(flags)}
-        claim_heads(live, inv.ink, inv.scale)
+        claim_heads(live, inv.ink, inv.scale,
+                    [tuple(None if k is None else tnodes[k].bbox for k in pair)
+                     for pair in ends])
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
     typical = _typical_width(live, ends, 25.0)
     pairs, dangling = _connector_edges(live, ends, [n.bbox for n in tnodes], th, typical)
