@@ -79,16 +79,29 @@ ahead of it: a filled triangle narrows towards its tip (about 1.9 for a head poi
 along the heading, 1 for one across it, 0.5 for one pointing back)."""
 
 
+TIP_REACH = 1.3
+"""Least ratio of how far a head's ink reaches ahead of its middle to how far it reaches
+behind: a filled triangle's tip lies twice as far from its centroid as its base (2 for a
+head pointing along the heading, 1 for one across it, 0.5 for one pointing back)."""
+
+
 def _points_along(pixels: np.ndarray, middle: np.ndarray, direction: np.ndarray) -> bool:
     """True if the blob of ``pixels`` narrows along ``direction``: a head pointing that
-    way, not one drawn across it (a neighbour's head touching this line's end)."""
+    way, not one drawn across it (a neighbour's head touching this line's end).
+
+    Two readings of the same shape, either of which will do: the spread across the
+    heading (``POINTING``), which the stretch of a node border under a head's tip
+    widens at the tip, and the reach along it (``TIP_REACH``), which that border leaves
+    alone but the line running into the head's base lengthens at the back."""
     v = pixels - middle
     along = v @ direction
     side = np.abs(v[:, 0] * direction[1] - v[:, 1] * direction[0])
     ahead, behind = side[along > 0], side[along <= 0]
     if not len(ahead) or not len(behind):
         return False
-    return float(behind.mean()) >= POINTING * max(float(ahead.mean()), 0.5)
+    if float(behind.mean()) >= POINTING * max(float(ahead.mean()), 0.5):
+        return True
+    return float(along.max()) >= TIP_REACH * max(-float(along.min()), 0.5)
 
 
 def _score(point: np.ndarray, direction: np.ndarray, middle: np.ndarray, size: float,

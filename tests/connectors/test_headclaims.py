@@ -145,3 +145,16 @@ def test_a_haloed_head_reaching_into_its_node_is_still_claimed():
     claim_heads(lines, _ink(draw), SCALE, [(None, (169, 50, 230, 110))])
     assert [e.marker for e in lines[0].ends] == ["none", "arrow"]
 
+
+def test_a_head_whose_tip_reaches_into_a_border_still_points_along_its_line():
+    """The stretch of border under a head's tip widens the blob at its tip, so it no
+    longer narrows that way; its reach ahead of its middle still says where it points."""
+    def draw(d):
+        d.line([(20, 80), (146, 80)], fill=255, width=3)
+        d.polygon(_head((172, 80), 0.0, 14), fill=255)
+        d.line([(168, 20), (168, 150)], fill=255, width=3)  # the node's border
+
+    lines = [_line((20, 80), (146, 80))]
+    claim_heads(lines, _ink(draw), SCALE, [(None, (167, 20, 230, 150))])
+    assert [e.marker for e in lines[0].ends] == ["none", "arrow"]
+
