@@ -210,6 +210,7 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale,
              if _gap(connectors[i].ends[k].point, blobs[b][2]) > scale.stroke + 1}
     claimed = {ref: b for b, (_, ref) in owner.items() if b in apart}
     owned = {ref for _, ref in owner.values()}
+    pointing = {ref for c in candidates.values() for _, ref in c}
     window = 2 * scale.stroke + 4  # the width test's reach round an end
     for i, k in ends:
         e = connectors[i].ends[k]
@@ -219,8 +220,17 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale,
             continue
         if e.marker != "arrow" or (i, k) in owned:
             continue
+        # A head joined to its line is read at its own end already: it clears a
+        # neighbour's end only where that end points at no head at all and its line's
+        # other end claims a head across a halo's gap (two heads on a line are rare,
+        # and a head set apart that way is surely that line's; a head joined to its
+        # line may be one of a pair drawn at both ends, the other an open one).
+        doubled = (i, k) not in pointing and (i, 1 - k) in claimed
         for b, (_, ref) in owner.items():
-            if ref[0] == i or b not in apart:
+            if ref[0] == i:
+                continue
+            if b not in apart and not (
+                    doubled and connectors[ref[0]].ends[ref[1]].marker == "arrow"):
                 continue
             if _gap(e.point, blobs[b][2]) <= window:
                 e.marker = "none"

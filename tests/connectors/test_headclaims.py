@@ -158,3 +158,33 @@ def test_a_head_whose_tip_reaches_into_a_border_still_points_along_its_line():
     claim_heads(lines, _ink(draw), SCALE, [(None, (167, 20, 230, 150))])
     assert [e.marker for e in lines[0].ends] == ["none", "arrow"]
 
+
+def test_a_tail_beside_a_joined_head_is_plain_where_its_line_has_a_head():
+    """A tail leaving a node side right beside another line's head, joined to that
+    line, takes the head's ink for its own.  The tail's line has a head at its other
+    end, the tail points at no head: it is plain, and the line has one head."""
+    def draw(d):
+        d.line([(190, 40), (127, 62)], fill=255, width=3)
+        d.polygon(_head((116, 65), math.atan2(20, -58), 14), fill=255)
+        d.line([(129, 70), (129, 126)], fill=255, width=3)
+        d.polygon(_head((129, 152), math.pi / 2, 14), fill=255)  # haloed, apart
+
+    joined = _line((190, 40), (127, 62), markers=("none", "arrow"))
+    tail = _line((129, 70), (129, 126), markers=("arrow", "none"))
+    claim_heads([joined, tail], _ink(draw), SCALE)
+    assert [e.marker for e in joined.ends] == ["none", "arrow"]
+    assert [e.marker for e in tail.ends] == ["none", "arrow"]
+
+
+def test_a_joined_neighbours_head_leaves_a_single_headed_line_alone():
+    """Beside a joined head, an end read as a head stays one where its line has no
+    other head: two heads drawn into one blob (staggered ends) look the same."""
+    def draw(d):
+        d.line([(190, 40), (127, 62)], fill=255, width=3)
+        d.polygon(_head((116, 65), math.atan2(20, -58), 14), fill=255)
+        d.line([(124, 70), (124, 140)], fill=255, width=3)
+
+    joined = _line((190, 40), (127, 62), markers=("none", "arrow"))
+    other = _line((124, 140), (124, 70), markers=("none", "arrow"))
+    claim_heads([joined, other], _ink(draw), SCALE)
+    assert [e.marker for e in other.ends] == ["none", "arrow"]
