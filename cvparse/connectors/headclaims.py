@@ -11,12 +11,12 @@ renderings defeat it:
 
 A head is a solid triangular blob (:func:`~cvparse.primitives.halos.solid_blobs`); it
 belongs to the one end whose heading runs through it, close ahead of (or just behind)
-the end.  A blob that lies inside the node the end itself docks to, or across it, is
-never its own: a tail leaving a node heads into that node, on to its border's ink or to
-the head of another line entering its far side (a node a few head sizes deep).  Each
-blob goes to its best end only.  An end that claims a blob is a head; an
-end read as a head that claims none, while a blob claimed by another end lies within the
-width test's window, is plain: the ink it saw was its neighbour's head.
+the end.  A blob that lies across the node the end itself docks to is never its own: a
+tail leaving a node heads into that node, on to the head of another line entering its
+far side (a node a few head sizes deep).  Each blob goes to its best end only.  An end
+that claims a blob is a head; an end read as a head that claims none, while a blob
+claimed by another end lies within the width test's window, is plain: the ink it saw
+was its neighbour's head.
 """
 
 from __future__ import annotations
@@ -119,21 +119,25 @@ def _score(point: np.ndarray, direction: np.ndarray, middle: np.ndarray, size: f
     return abs(along) + 2.0 * side
 
 
-def _inside(point: np.ndarray, direction: np.ndarray, along: float, box) -> float:
-    """How far the heading from ``point`` runs inside ``box`` (``x1, y1, x2, y2``) over
-    its first ``along`` pixels (its last, backwards, for a negative ``along``): zero
-    where it stays outside."""
-    lo, hi = min(0.0, along), max(0.0, along)
+def _across(point: np.ndarray, direction: np.ndarray, along: float, size: float,
+            box) -> bool:
+    """True if a blob ``along`` pixels ahead on the heading from ``point``, ``size``
+    pixels large, lies across ``box`` (``x1, y1, x2, y2``): the heading runs through the
+    box for more than half the blob's size before the blob's middle, and that middle
+    lies within half a blob of the box's far side or beyond it."""
+    lo, hi = -np.inf, np.inf
     for axis in (0, 1):
         p, d = float(point[axis]), float(direction[axis])
         a, b = float(box[axis]), float(box[axis + 2])
         if abs(d) < 1e-9:
             if not a <= p <= b:
-                return 0.0
+                return False
             continue
         t1, t2 = sorted(((a - p) / d, (b - p) / d))
         lo, hi = max(lo, t1), min(hi, t2)
-    return max(0.0, hi - lo)
+    if lo >= hi:
+        return False
+    return along - max(lo, 0.0) > 0.5 * size and along >= hi - 0.5 * size
 
 
 def _hand_on(owner: dict[int, tuple[float, tuple[int, int]]],
@@ -175,10 +179,10 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale,
     place.  Ends near no solid blob keep the marker they have (open heads, diamonds).
 
     ``boxes``: for each connector, the boxes (``x1, y1, x2, y2`` or ``None``) of the
-    nodes its two ends dock to.  An end does not claim a blob where more than half the
-    blob's size of the heading between the end and the blob's middle runs inside the
-    end's own node box: that head lies in or beyond the node, where a line entering it
-    put it, or is part of the node's own drawing (an icon's solid parts)."""
+    nodes its two ends dock to.  An end does not claim a blob that lies across its own
+    node box (:func:`_across`): that head is at the node's far side, where a line
+    entering it put it.  A head inside the box near the end's side stays claimable: a
+    line docked to a box side may run along the border its head lies on."""
     blobs = _blobs(ink, scale)
     if not blobs or not connectors:
         return
@@ -197,8 +201,8 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale,
             s = _score(p, d, middle, size, pixels)
             if s is None:
                 continue
-            if own is not None and _inside(p, d, float(np.dot(middle - p, d)),
-                                           own) > 0.5 * size:
+            if own is not None and _across(p, d, float(np.dot(middle - p, d)), size,
+                                           own):
                 continue
             candidates.setdefault(b, []).append((s, (i, k)))
     owner = {b: min(c) for b, c in candidates.items()}
