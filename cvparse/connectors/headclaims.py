@@ -140,6 +140,14 @@ def _across(point: np.ndarray, direction: np.ndarray, along: float, size: float,
     return along - max(lo, 0.0) > 0.5 * size and along >= hi - 0.5 * size
 
 
+def _deep_inside(middle: np.ndarray, size: float, box) -> bool:
+    """True if a blob's ``middle`` lies more than half its ``size`` inside every side of
+    ``box``: in the node's own drawing (a diamond's edge, an icon's solid parts), not on
+    the border a line runs along to its head."""
+    m = 0.5 * size
+    return bool(box[0] + m < middle[0] < box[2] - m and box[1] + m < middle[1] < box[3] - m)
+
+
 def _hand_on(owner: dict[int, tuple[float, tuple[int, int]]],
              candidates: dict[int, list[tuple[float, tuple[int, int]]]]) -> None:
     """Where a line claims a head at both ends, hand one of them to the next best end of
@@ -181,7 +189,8 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale,
     ``boxes``: for each connector, the boxes (``x1, y1, x2, y2`` or ``None``) of the
     nodes its two ends dock to.  An end does not claim a blob that lies across its own
     node box (:func:`_across`): that head is at the node's far side, where a line
-    entering it put it.  A head inside the box near the end's side stays claimable: a
+    entering it put it; nor one deep inside it (:func:`_deep_inside`), part of the
+    node's own drawing.  A head inside the box near one of its sides stays claimable: a
     line docked to a box side may run along the border its head lies on."""
     blobs = _blobs(ink, scale)
     if not blobs or not connectors:
@@ -201,8 +210,8 @@ def claim_heads(connectors: list[Connector], ink: np.ndarray, scale: Scale,
             s = _score(p, d, middle, size, pixels)
             if s is None:
                 continue
-            if own is not None and _across(p, d, float(np.dot(middle - p, d)), size,
-                                           own):
+            if own is not None and (_across(p, d, float(np.dot(middle - p, d)), size, own)
+                                    or _deep_inside(middle, size, own)):
                 continue
             candidates.setdefault(b, []).append((s, (i, k)))
     owner = {b: min(c) for b, c in candidates.items()}
