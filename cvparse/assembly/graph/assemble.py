@@ -1145,7 +1145,8 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     if inv.ink is not None:
         live, ends, moved = probe_ends(live, ends, inv.ink, [n.bbox for n in tnodes],
                                        inv.scale.stroke, 0.8 * th)
-        live = claim_heads(read_cut_ends(live, moved, inv), inv.ink, inv.scale,
+        boxes = [tuple(None if k is None else tnodes[k].bbox for k in pair) for pair in ends]
+        live = claim_heads(read_cut_ends(live, moved, inv), inv.ink, inv.scale, boxes=boxes,
                            heads=None if inv.page is None else inv.page.solid_blobs)
         probed = {id(c) for c, flags in zip(live, moved) if any(flags)}
     # Typed diagrams may draw most of their lines bold; the thinner quarter is plain.
