@@ -6,6 +6,7 @@ end."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from .cardinalities import assign_cardinalities, glyph_cardinalities
 from .crowsfoot import has_bar, is_crowsfoot
 from .cut_glyphs import glyph_boxes, group_box, read_words
 from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
-from .labels import CARDINALITY, cardinality_text, clean_label
+from .labels import CARDINALITY, RANGE, cardinality_text, clean_label
 from .links import Link
 from .ports import end_direction
 
@@ -92,9 +93,14 @@ def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | No
     circle for a digit) and ``1`` at the other ends.  Glyph matching and the OCR of cut
     glyphs (:func:`~.cardinalities.glyph_cardinalities`) serve only pages without marks:
     their templates are the page's cardinality texts, and on a marked page those are
-    mostly marks misread, which would be found again at every other foot."""
+    mostly marks misread, which would be found again at every other foot.  A page that
+    writes a range (``0..N``, ``{0,1}``) at a line end writes its cardinalities: what
+    looks like a mark there is a label's glyphs beside the line."""
     th = inv.scale.text_height
     cards = assign_cardinalities(inv, ends, 2.5 * th, exclude=cards_used)
+    if any(RANGE.match(c) for c in cards.values()):
+        return written_cardinalities(glyph_cardinalities(inv, ends, cards, connectors),
+                                     len(ends))
     marks = end_marks(inv, ends, role)
     if not any(marks.get(k) for k in range(len(ends)) if k not in cards):
         return glyph_cardinalities(inv, ends, cards, connectors)
@@ -102,6 +108,20 @@ def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | No
         if marks.get(k) == "N" or k not in cards:
             cards[k] = "N" if marks.get(k) == "N" else "1"
     return cards
+
+
+def written_cardinalities(cards: dict[int, str], n: int) -> dict[int, str]:
+    """The cardinality of each of ``n`` line ends on a page that writes ranges at every
+    end, from those read (``cards``).  A lone ``0`` is no cardinality (nothing can be
+    at most none): the rest of a range the line cut off, the range starting with
+    ``0`` the page writes most.  An end left without a reading gets ``1``, the label
+    OCR and glyph matching lose most (one thin upright glyph)."""
+    zero = Counter(c for c in cards.values() if RANGE.match(c) and c.lstrip("{").startswith("0"))
+    out = {}
+    for k in range(n):
+        c = cards.get(k, "1")
+        out[k] = zero.most_common(1)[0][0] if c == "0" and zero else c
+    return out
 
 
 def end_marks(inv: Inventory, ends: list[Link], role: dict[int, str | None]

@@ -10,6 +10,11 @@ CARDINALITY = re.compile(r"^(\d+|[NnMm*]|\d+\.\.(\d+|[NnMm*])|\{\d+,\s?(\d+|[NnM
 """Free text that reads as a cardinality: ``1``, ``N``, ``M``, ``*``, ``0..1``, ``1..N``."""
 
 
+RANGE = re.compile(r"^(\d+\.\.(\d+|[NnMm*])|\{\d+,\s?(\d+|[NnMm*])\})$")
+"""A cardinality written as a range (``0..N``, ``{0,1}``): text only, never what OCR makes
+of an end mark (a bar reads as ``1``, a circle as ``0``, a foot as a letter)."""
+
+
 def clean_label(text: str) -> str:
     """An identifier as drawn: OCR spaces around underscores dropped, and a space OCR put
     inside a CamelCase name (one of whose words is CamelCase itself) taken out."""

@@ -130,3 +130,35 @@ def test_a_drawn_crows_foot_overrules_its_own_misreading():
     inv, ends = _marked_page()
     cards = end_cardinalities(inv, ends, {0: "entity", 1: "entity"}, [], set())
     assert cards == {0: "N", 1: "N", 2: "1", 3: "1"}
+
+
+def _written_page():
+    """The marked page's two lines, a crow's-foot-like blot at the upper line's right end
+    (a label's glyphs beside the line) and the range ``0..N`` read at the lower one's."""
+    from cvparse.primitives.items import TextItem
+
+    inv, ends = _marked_page()
+    ink = inv.ink.astype(np.uint8)
+    ink[80:102, 280:320] = 0  # the lower line's foot and circle give way to its label
+    cv2.line(ink, (121, 90), (319, 90), 1, 2)
+    inv.ink = ink.astype(bool)
+    inv.texts = [TextItem("0..N", (282, 94, 318, 108))]
+    return inv, ends
+
+
+def test_a_page_that_writes_ranges_is_read_from_its_text_not_from_marks():
+    from cvparse.assembly.er.edges import end_cardinalities
+
+    inv, ends = _written_page()
+    cards = end_cardinalities(inv, ends, {0: "entity", 1: "entity"}, [], set())
+    # the blot is no foot; ends without a reading get the label OCR loses most
+    assert cards == {0: "1", 1: "0..N", 2: "1", 3: "1"}
+
+
+def test_a_lone_zero_on_a_written_page_is_the_rest_of_its_range():
+    from cvparse.assembly.er.edges import written_cardinalities
+
+    cards = {0: "0..N", 1: "0", 2: "{0,1}", 3: "0..N", 5: "1"}
+    assert written_cardinalities(cards, 6) == {0: "0..N", 1: "0..N", 2: "{0,1}",
+                                               3: "0..N", 4: "1", 5: "1"}
+    assert written_cardinalities({0: "0"}, 1) == {0: "0"}  # no range to complete it with
