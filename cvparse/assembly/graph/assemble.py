@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from ...connectors.attach import GAP_SIDES, phantom_shapes
+from ...connectors.attach import GAP_SIDES, attach_reach, phantom_shapes
 from ...connectors.headclaims import claim_heads
 from ...connectors.lines import Connector, End
 from ...connectors.stage import read_cut_ends
@@ -18,6 +18,7 @@ from ...primitives.items import Inventory, Scale, Shape
 from ...primitives.phantoms import sides_run_on
 from ...primitives.regions import Region
 from ...primitives.strokes import inked_along
+from .discs import disc_ends
 from .iconlabels import reread_labels
 from .legend import edge_type, find_legends
 
@@ -445,6 +446,12 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
                                                      params or GraphParams())
     if labels:
         nodes = [n for n in nodes if int(n.id[1:]) - 1 not in labels]
+    # a solid disc at a line's loose end is a start (or end) node: no shape holds it
+    discs, ends = disc_ends(inv, connectors, ends, attach_reach(inv))
+    for j, disc in enumerate(discs):
+        boxes.append(disc.bbox)
+        nodes.append(Node(id=f"n{len(inv.shapes) + j + 1}", label="", shape="circle",
+                          bbox=disc.bbox))
     typical = _typical_width(connectors, ends)
     pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
     through = {joined: text for text, joined in labels.values()}
