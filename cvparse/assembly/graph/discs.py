@@ -120,5 +120,5 @@ def disc_ends(inv: Inventory, connectors: list[Connector],
                 best = j
         if best is not None:
             out[i][k] = first + used.setdefault(best, len(used))
-    kept = sorted(used, key=used.get)
+    kept = sorted(used, key=lambda j: used[j])
     return [discs[j] for j in kept], [(a, b) for a, b in out]
