@@ -54,25 +54,6 @@ def sides_run_on(inv: Inventory) -> list[int]:
         continued_sides(s, ink, inv.scale) for s in inv.shapes]))
 
 
-def _grid_cells(b: np.ndarray, tol: float) -> set[int]:
-    """Boxes (rows ``x1, y1, x2, y2``) that share a whole side with another box, within
-    ``tol``: the cells of a table or the compartments of a class box.  Their sides run on
-    past their corners as the borders of the cells beside them, which makes no gap."""
-    if len(b) < 2:
-        return set()
-    x1, y1, x2, y2 = (b[:, k] for k in range(4))
-
-    def close(u, v):
-        return np.abs(u[:, None] - v[None]) <= tol
-
-    same_rows = close(y1, y1) & close(y2, y2)
-    same_cols = close(x1, x1) & close(x2, x2)
-    side = ((same_rows & (close(x2, x1) | close(x1, x2)))
-            | (same_cols & (close(y2, y1) | close(y1, y2))))
-    np.fill_diagonal(side, False)
-    return {int(k) for k in np.flatnonzero(side.any(axis=1))}
-
-
 def phantom_shapes(inv: Inventory) -> set[int]:
     """Indices of the shapes that are closed areas but no nodes (:func:`_phantom_shapes`),
     computed once per inventory; the set returned is the caller's own."""
@@ -81,8 +62,7 @@ def phantom_shapes(inv: Inventory) -> set[int]:
 
 def _phantom_shapes(inv: Inventory) -> set[int]:
     """Closed areas that are not nodes: they partly overlap several shapes (or hold one),
-    or three of their sides are lines that run on past their corners (``GAP_SIDES``)
-    and they are no cell of a grid (:func:`_grid_cells`).
+    or three of their sides are lines that run on past their corners (``GAP_SIDES``).
 
     Curved connectors running between nodes close off regions that look like big empty
     shapes (and group frames hold whole sub-diagrams); real nodes neither hold another
@@ -96,13 +76,11 @@ def _phantom_shapes(inv: Inventory) -> set[int]:
     n = len(inv.shapes)
     # bounded on three sides or more by lines running on past its corners: a gap
     # closed off by connectors and a frame's side (see ``continued_sides``)
-    b = np.array([s.bbox for s in inv.shapes], np.float64).reshape(-1, 4)
-    margin = 2 * inv.scale.stroke + 2
-    cells = _grid_cells(b, margin)
-    gaps = {k for k, runs in enumerate(sides_run_on(inv))
-            if runs >= GAP_SIDES and k not in cells}
+    gaps = {k for k, runs in enumerate(sides_run_on(inv)) if runs >= GAP_SIDES}
     if n < 2:
         return gaps
+    b = np.array([s.bbox for s in inv.shapes], np.float64)
+    margin = 2 * inv.scale.stroke + 2
     tol = inv.scale.stroke
     x1, y1, x2, y2 = (b[:, k] for k in range(4))
     area = np.maximum((x2 - x1) * (y2 - y1), 1)

@@ -162,17 +162,3 @@ def test_area_between_two_lines_a_frame_side_and_a_box_is_a_phantom():
     node = _shape_at(inv, 200, 185)
     assert gap in phantom_shapes(inv) and node not in phantom_shapes(inv)
 
-
-def test_cells_of_a_table_grid_are_no_phantoms():
-    # a table of two columns and two rows: each cell's sides run on past its corners
-    # as the borders of its neighbours, which makes no area closed off by lines
-    rgb = _page(400, 260)
-    xs, ys = (60, 180, 300), (40, 80, 120)
-    for x in xs:
-        cv2.line(rgb, (x, ys[0]), (x, ys[-1]), INK, 2)
-    for y in ys:
-        cv2.line(rgb, (xs[0], y), (xs[-1], y), INK, 2)
-    inv = build_inventory(rgb, ocr=False)
-    cells = [_shape_at(inv, x, y) for x in (120, 240) for y in (60, 100)]
-    assert len(set(cells)) == 4
-    assert not set(cells) & phantom_shapes(inv)
