@@ -19,6 +19,7 @@ import numpy as np
 
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory
+from ...primitives.labelling import components
 from ...primitives.regions import fill_holes
 
 DISC_SPAN = (0.7, 3.0)
@@ -59,7 +60,7 @@ def solid_discs(inv: Inventory) -> list[Disc]:
     core = cv2.morphologyEx(ink, cv2.MORPH_OPEN, disk)
     if not core.any():
         return []
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    n, labels, stats, _ = components(core, 8)
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 3, 2 * k + 3))
     out = []
     for i in range(1, n):
