@@ -4,6 +4,7 @@ docked to shapes; and the reading of ends that a later repair cuts."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+
 import numpy as np
 
 from ..primitives.items import Inventory
