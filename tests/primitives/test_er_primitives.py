@@ -467,3 +467,14 @@ def test_erasing_an_underline_keeps_letter_feet_in_its_soft_edge():
     assert (out[11, 4:14] == 0).all()
     assert (out[11, 14:38] == 255).all()
 
+
+def test_underscore_gap_under_an_erased_line_tolerates_a_serif():
+    # "TRIGGER_NAME" in Times: the underscore went with the erased underline, and the
+    # leg of the R reaches into the gap at the baseline.
+    img = np.full((16, 60), 255, np.uint8)
+    img[2:13, 2:20] = 0
+    img[10:13, 20:23] = 0   # the serif of the last letter
+    img[2:13, 30:48] = 0    # the gap 23..30 is empty in every row
+    assert underscore_gaps(img, 11, erased=True) == 1
+    img[2:13, 26:30] = 0    # a gap of three columns is a space, not an underscore
+    assert underscore_gaps(img, 11, erased=True) == 0
