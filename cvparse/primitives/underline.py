@@ -14,6 +14,8 @@ import numpy as np
 DARK = 200
 """Grey level below which a crop pixel counts as line ink (a one-pixel line drawn between
 two pixel rows is only mid-grey in each)."""
+LETTER = 128
+"""Grey level below which a pixel of a line's soft edge is a letter's stroke instead."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,13 @@ def erase_underlines(gray: np.ndarray, lines: list[Underline],
         cross = above & below
         cols = np.arange(u.x1, u.x2)[~cross]
         if shade is None:
-            out[y1:y2, cols] = 255
+            out[u.y1:u.y2, cols] = 255
+            # In the soft-edge rows only the light pixels are the line's: the dark ones
+            # are letter bottoms resting on it (erased, an E loses its foot, reads F).
+            for y in (*range(y1, u.y1), *range(u.y2, y2)):
+                row = out[y, cols]
+                row[row >= LETTER] = 255
+                out[y, cols] = row
             continue
         # Each row's line tone: the grey most of the row has (letters cover less of it).
         tone = np.percentile(shade[y1:y2, u.x1:u.x2], 75, axis=1)[:, None]

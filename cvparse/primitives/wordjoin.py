@@ -44,7 +44,7 @@ def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
 
     A break is a run of columns, at least ``0.4 * glyph`` wide, with ink only in the
     bottom rows (the underscore); if an underline was ``erased`` over the underscore,
-    ink-free runs count too.
+    runs whose ink-free part is that wide count too.
     """
     ink = gray < DARK
     rows = np.flatnonzero(ink.any(axis=1))
@@ -65,7 +65,10 @@ def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
     for s, e in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)):
         if e - s < 0.4 * glyph:
             continue
-        if erased and not bottom[s:e].any():
+        # Under an erased underline the underscore went with it: the break is a gap
+        # with no ink at all, wider than a space, though a serif at the foot of the
+        # letter before or after may reach into it (the leg of a Times R).
+        if erased and _longest_run(~bottom[s:e]) >= 0.4 * glyph:
             count += 1
             continue
         rows_here = np.flatnonzero(sub[:, s:e].any(axis=1))

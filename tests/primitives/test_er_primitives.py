@@ -17,7 +17,7 @@ from cvparse.primitives.ocr import Word
 from cvparse.primitives.pieces import hull_fits, joined_pieces
 from cvparse.primitives.regions import enclosed_regions
 from cvparse.primitives.strokes import is_straight_stroke, solid
-from cvparse.primitives.underline import erase_underlines, find_underlines
+from cvparse.primitives.underline import Underline, erase_underlines, find_underlines
 from cvparse.primitives.wordjoin import join_label, underscore_gaps
 
 
@@ -451,3 +451,30 @@ def test_double_diamond_cut_by_a_line_through_it_keeps_its_second_border():
                 cv2.LINE_AA)
     shapes = build_inventory(img, ocr=False).shapes
     assert [(s.kind, s.double) for s in shapes] == [("diamond", True)]
+
+
+def test_erasing_an_underline_keeps_letter_feet_in_its_soft_edge():
+    # Letters rest on a one-row line whose anti-aliased upper edge shares their bottom
+    # row: erasing that row whole would cut an E's foot off (it then reads F).
+    img = np.full((16, 40), 255, np.uint8)
+    img[3:12, 4:8] = 0  # a letter stem, its foot in row 11
+    img[11, 8:14] = 0   # the foot
+    img[11, 14:38] = 230  # the line's soft edge beside it
+    img[11, 2:4] = 230
+    img[12, 2:38] = 0   # the line
+    out = erase_underlines(img, [Underline(12, 13, 2, 38)])
+    assert (out[12, 2:38] == 255).all()
+    assert (out[11, 4:14] == 0).all()
+    assert (out[11, 14:38] == 255).all()
+
+
+def test_underscore_gap_under_an_erased_line_tolerates_a_serif():
+    # "TRIGGER_NAME" in Times: the underscore went with the erased underline, and the
+    # leg of the R reaches into the gap at the baseline.
+    img = np.full((16, 60), 255, np.uint8)
+    img[2:13, 2:20] = 0
+    img[10:13, 20:23] = 0   # the serif of the last letter
+    img[2:13, 30:48] = 0    # the gap 23..30 is empty in every row
+    assert underscore_gaps(img, 11, erased=True) == 1
+    img[2:13, 26:30] = 0    # a gap of three columns is a space, not an underscore
+    assert underscore_gaps(img, 11, erased=True) == 0
