@@ -29,7 +29,8 @@ def label_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
     out first (:func:`lines_taken_out`), so the letters they touch are not lost with them.
     """
     x1, y1, x2, y2 = region.bbox
-    inside = label_area(region, ink, stroke)
+    inside = cv2.erode(region.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
+                       iterations=max(1, int(round(stroke)))).astype(bool)
     dist = colour_distance(rgb[y1:y2, x1:x2], fill)
     top = max(float(np.percentile(dist[inside], 99.5)) if inside.any() else 1.0, 30.0)
     full = 255.0 - np.clip(dist / top, 0, 1) * 255.0
@@ -65,7 +66,7 @@ def label_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
             gray[gone | (blur & (labels == 0))] = 255
             n, labels, stats, touching = _components(gray, edge)
     core = _core(n, stats, touching)
-    drop = sorted(touching - _touching_letters(touching, stats, core, text_height))
+    drop = [i for i in touching if not _letter_in_line(stats[i, :4], core, text_height)]
     if drop:
         gray[np.isin(labels, drop)] = 255
     if len(core):
@@ -82,48 +83,6 @@ def label_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
     m = 2
     crop = gray[max(0, ys.min() - m):ys.max() + m + 1, max(0, xs.min() - m):xs.max() + m + 1]
     return crop.astype(np.uint8)
-
-
-HULL_SLACK = 1.15
-"""A region whose convex hull is at most this much larger than it is a convex shape
-with bays cut into it (see :func:`label_area`); a larger hull is a shape of its own."""
-
-
-def label_area(region: Region, ink: np.ndarray, stroke: float) -> np.ndarray:
-    """Where a region's label may lie, over its box: the inside of its border, the border
-    zone (a stroke wide) left out; ``ink`` is the page's.
-
-    Letters that touch the border, or an arrowhead drawn over it, are ink joined to the
-    border and cut bays into the enclosed paper; their letters are then outside the
-    region.  A convex shape (its region's hull barely larger than the region) gets the
-    bays of its hull back, without the arrowheads reaching into them: solid ink (thicker
-    than a stroke or two, where letters and lines are not) and its tapering tip.
-    """
-    it = max(1, int(round(stroke)))
-    kernel = np.ones((3, 3), np.uint8)
-    filled = region.filled
-    inside = cv2.erode(filled.astype(np.uint8), kernel, iterations=it).astype(bool)
-    if len(region.contour) < 3:
-        return inside  # a box given whole, with no outline traced
-    x1, y1, x2, y2 = region.bbox
-    hull = np.zeros(filled.shape, np.uint8)
-    cv2.fillConvexPoly(hull, cv2.convexHull((region.contour - np.array([x1, y1])
-                                             ).astype(np.int32)), 1)
-    if np.count_nonzero(hull) > HULL_SLACK * np.count_nonzero(filled):
-        return inside
-    extra = cv2.erode(hull, kernel, iterations=it).astype(bool) & ~inside
-    if not extra.any():
-        return inside
-    r = max(2, it)
-    pad = 4 * r + 4  # a head's solid part may lie outside the box, its tip inside
-    h, w = ink.shape
-    wx1, wy1, wx2, wy2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
-    solid = cv2.morphologyEx(ink[wy1:wy2, wx1:wx2].astype(np.uint8), cv2.MORPH_OPEN,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    heads = cv2.dilate(solid, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                        (2 * r + 5,) * 2))
-    extra &= ~heads[y1 - wy1:y2 - wy1, x1 - wx1:x2 - wx1].astype(bool)
-    return inside | extra
 
 
 def lines_taken_out(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], top: float,
@@ -171,63 +130,6 @@ def _not_in_line(pieces: set[int], n: int, stats: np.ndarray, touching: set[int]
         taken += join
         rest -= set(join)
     return sorted(rest)
-
-
-def _touching_letters(touching: set[int], stats: np.ndarray, core: np.ndarray,
-                      text_height: float) -> set[int]:
-    """The components touching the border zone that are letters of the label (``core``
-    its letters clear of it): a letter in line with the label, or beside one taken in
-    (a word whose letters all come near the border), or a whole line of the label next
-    to those taken in, above or below, where text fills its shape (a wrapped label's
-    last line in a box just tall enough, or in a diamond's narrowing end).
-
-    A line is taken in when its glyphs are letter-sized (the tallest at least 0.6 of the
-    label's median glyph, none taller than a text height), it starts within 0.6 text
-    heights of the block taken in and its middle lies over that block: arrowhead tips
-    reaching into the shape are only a few pixels tall, border remnants lie along a
-    side, and neither sits centred under the text."""
-    if not len(core):
-        return set()
-    taken: set[int] = set()
-    rest = set(touching)
-    while rest:
-        block = np.vstack([core, stats[sorted(taken), :4].reshape(-1, 4)])
-        beside = {i for i in rest if _letter_in_line(stats[i, :4], block, text_height)}
-        if not beside:
-            beside = _next_line(rest, stats, block, text_height)
-        if not beside:
-            break
-        taken |= beside
-        rest -= beside
-    return taken
-
-
-def _next_line(pieces: set[int], stats: np.ndarray, block: np.ndarray,
-               text_height: float) -> set[int]:
-    """The ``pieces`` forming a text line just above or below the glyph boxes ``block``
-    (see :func:`_touching_letters`); empty if there is none."""
-    glyph = float(np.median(block[:, 3]))
-    letters = [i for i in pieces if 0.4 * glyph <= stats[i, 3] <= 1.1 * text_height
-               and stats[i, 2] <= 1.5 * text_height]
-    top, bottom = int(block[:, 1].min()), int((block[:, 1] + block[:, 3]).max())
-    left, right = int(block[:, 0].min()), int((block[:, 0] + block[:, 2]).max())
-    gap = 0.6 * text_height
-    for below in (True, False):
-        near = [i for i in letters
-                if (-0.3 * text_height <= stats[i, 1] - bottom <= gap if below
-                    else -0.3 * text_height <= top - (stats[i, 1] + stats[i, 3]) <= gap)]
-        if not near:
-            continue
-        # the pieces overlapping the nearest one's rows make up its line
-        first = min(near, key=lambda i: stats[i, 1] if below else -(stats[i, 1] + stats[i, 3]))
-        y1, y2 = stats[first, 1], stats[first, 1] + stats[first, 3]
-        row = [i for i in letters if min(y2, stats[i, 1] + stats[i, 3]) - max(y1, stats[i, 1]) > 0]
-        xs1 = min(stats[i, 0] for i in row)
-        xs2 = max(stats[i, 0] + stats[i, 2] for i in row)
-        if max(stats[i, 3] for i in row) < 0.6 * glyph or not left <= (xs1 + xs2) / 2 <= right:
-            continue
-        return set(row)
-    return set()
 
 
 def _core(n: int, stats: np.ndarray, touching: set[int]) -> np.ndarray:
