@@ -10,7 +10,10 @@ methods and properties (a box's compartments, a region's area, the page's
 :meth:`~cvparse.primitives.page.Page.read`) are reading data, not going back, and are
 left out; so is a call back whose whole work was to read page facts another call had
 computed already (:class:`~cvparse.primitives.items.Facts`: no fact computed, no
-NumPy or OpenCV call made), which is listed apart.  Each distinct (caller function,
+NumPy or OpenCV call made), which is listed apart.  Modules of no stage
+(``cvparse/arrays.py``: connected components and colour distances, arithmetic that knows
+nothing of diagrams) are called like NumPy or OpenCV, not counted either; what a stage
+does with them to the page's pixels is its own work.  Each distinct (caller function,
 callee) pair counts once over all images; ``--calls`` also lists how many calls each
 made::
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..primitives.halos import solid_blobs
 from ..primitives.items import Scale
-from ..primitives.labelling import components
+from ..arrays import components
 from scipy import ndimage
 from .lines import Connector, own_ends
 

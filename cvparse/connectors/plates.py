@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from ..primitives.items import Inventory
-from ..primitives.paper import colour_distance
+from ..arrays import colour_distance
 from .attach import phantom_shapes
 
 

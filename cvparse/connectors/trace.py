@@ -24,7 +24,7 @@ from skimage.morphology import skeletonize
 
 from ..primitives.items import Inventory
 from ..primitives.halos import bridge_halos
-from ..primitives.labelling import components
+from ..arrays import components
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
 from .lines import Connector, End

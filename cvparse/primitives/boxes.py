@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .labelling import components
+from ..arrays import components
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ import numpy as np
 
 from .boxes import Box, find_boxes
 from .items import Inventory
-from .paper import colour_distance, line_ink
+from ..arrays import colour_distance
+from .paper import line_ink
 
 
 def _ink(inv: Inventory) -> np.ndarray:

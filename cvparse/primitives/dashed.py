@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .labelling import components
+from ..arrays import components
 from .regions import Region, enclosed_regions, region_from_mask
 from .shapes import classify
 

@@ -16,8 +16,7 @@ import numpy as np
 from .arrowheads import clear_of_line, head_sides_many, run_on
 from .dashrows import cut_run_ends, dash_runs, extend_runs, in_words, line_piece, run_gaps
 from .items import Scale, Shape
-from .labelling import components
-from .paper import colour_distance
+from ..arrays import colour_distance, components
 from .strokes import hull_share, is_straight_stroke, solid, touching_letters
 
 

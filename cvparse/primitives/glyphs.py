@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .labelling import components
+from ..arrays import components
 
 REPEATS = 3
 """A one-letter label is read as a word of this many copies of its glyph."""

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from .items import Scale
-from .labelling import components
+from ..arrays import components
 
 MAX_HEAD = 2.5
 """Largest solid blob taken for a head, in text heights (a filled box is larger)."""

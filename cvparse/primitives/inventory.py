@@ -22,7 +22,7 @@ from .halos import closed_by_heads
 from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
                      tight)
 from .labelcrop import label_crop
-from .labelling import components
+from ..arrays import components
 from .ocr import glyph_height, read_crops, read_crops_later
 from .paper import background_colour, fill_outlines, ink_mask, is_gray, paper_map
 from .page import Page, make_page

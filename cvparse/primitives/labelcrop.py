@@ -13,8 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .labelling import components
-from .paper import colour_distance
+from ..arrays import colour_distance, components
 from .regions import Region
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from .labelling import components
+from ..arrays import components
 from .regions import Region, fill_holes, region_from_mask
 from .shapes import classify
 

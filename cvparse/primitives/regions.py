@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .paper import colour_distance
+from ..arrays import colour_distance
 
 
 @dataclass

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .paper import background_colour, colour_distance
+from ..arrays import colour_distance
+from .paper import background_colour
 
 PAGE_NOISE = 8.0
 """Colour distance from the page colour within which a pixel is the page itself."""

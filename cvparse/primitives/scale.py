@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .items import Scale
-from .labelling import components
+from ..arrays import components
 from .strokes import touching_letters
 
 FILLED_LIFT = 1.5

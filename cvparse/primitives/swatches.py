@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .items import Inventory, Scale, Shape
-from .labelling import components
+from ..arrays import components
 from .strokes import hull_share
 
 LEGEND_KINDS = ("rect", "round_rect")

@@ -403,7 +403,7 @@ def test_a_head_the_halo_set_apart_from_its_line_is_one_piece_of_the_mask():
     """Between two boxes, a line whose head a white halo cut off a few pixels short: the
     connector mask holds line and head as one piece (issue 19)."""
     from cvparse.connectors.trace import connector_mask
-    from cvparse.primitives.labelling import components
+    from cvparse.arrays import components
 
     img = np.full((200, 420, 3), 250, np.uint8)
     cv2.rectangle(img, (20, 70), (120, 130), (60, 60, 60), 2)

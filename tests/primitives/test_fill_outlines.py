@@ -81,12 +81,12 @@ def test_a_pale_box_becomes_a_shape():
 def test_rings_and_page_ink_are_the_same_band_by_band(monkeypatch, page, fill, border, inner):
     """Row bands a few rows high (label lookups, counts, the ring's neighbour labels,
     colour distances) give exactly the masks of one band over the whole image."""
-    from cvparse.primitives import paper as paper_mod
+    from cvparse import arrays
 
     rgb = _pale_box(page, fill, border, inner)
     rgb[95:110, 20:60] = fill  # a second fill, open to the page, across band edges
     whole = page_ink(rgb)
-    monkeypatch.setattr(paper_mod, "BAND_PIXELS", 3 * rgb.shape[1] + 7)
+    monkeypatch.setattr(arrays, "BAND_PIXELS", 3 * rgb.shape[1] + 7)
     banded = page_ink(rgb)
     assert whole[2].any()
     for a, b in zip(whole[:3], banded[:3]):
@@ -97,6 +97,7 @@ def test_rings_and_page_ink_are_the_same_band_by_band(monkeypatch, page, fill, b
 def test_banded_label_steps_match_the_whole_map_formulas(monkeypatch):
     import cv2
 
+    from cvparse import arrays
     from cvparse.primitives import paper as paper_mod
 
     rng = np.random.default_rng(2)
@@ -106,7 +107,7 @@ def test_banded_label_steps_match_the_whole_map_formulas(monkeypatch):
     mask = rng.random(parts.shape) < 0.5
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     near = cv2.dilate(parts.astype(np.float32), kernel)
-    monkeypatch.setattr(paper_mod, "BAND_PIXELS", 2 * parts.shape[1])
+    monkeypatch.setattr(arrays, "BAND_PIXELS", 2 * parts.shape[1])
     counts, inked = paper_mod._ring_counts(parts, ring, drawn, kernel, 40)
     assert np.array_equal(counts, np.bincount(near[ring].astype(np.int64), minlength=40))
     assert np.array_equal(inked, np.bincount(near[drawn].astype(np.int64), minlength=40))

@@ -7,7 +7,7 @@ from PIL import Image, ImageDraw
 
 from cvparse.primitives.items import Scale
 from cvparse.primitives.halos import bridge_halos, solid_blobs
-from cvparse.primitives.labelling import components
+from cvparse.arrays import components
 
 SCALE = Scale(stroke=2.0, text_height=12.5)
 

@@ -6,7 +6,8 @@ from cvparse.primitives import arrowheads, freetext
 from cvparse.primitives.items import Scale
 from cvparse.primitives.inventory import page_ink
 from cvparse.primitives.ocr import read_crops, read_crops_later
-from cvparse.primitives.paper import background_colour, colour_distance, ink_mask, paper_map
+from cvparse.arrays import colour_distance
+from cvparse.primitives.paper import background_colour, ink_mask, paper_map
 from cvparse.primitives.scale import estimate_scale
 
 from .plain import plain_distance, plain_head_sides, plain_ink_mask
@@ -176,13 +177,13 @@ def test_colour_distance_in_row_bands_is_bit_identical(monkeypatch):
     """Band by band (many bands here) the distances are those of the whole-image formula,
     for colour refs in half steps (the fill palette's), other float refs, image refs and
     float images."""
-    from cvparse.primitives import paper
+    from cvparse import arrays
 
-    monkeypatch.setattr(paper, "BAND_PIXELS", 150)
+    monkeypatch.setattr(arrays, "BAND_PIXELS", 150)
     rng = np.random.default_rng(5)
     rgb = rng.integers(0, 256, (29, 61, 3), dtype=np.uint8)
     other = rng.integers(0, 256, rgb.shape, dtype=np.uint8)
-    assert len(paper.row_bands(*rgb.shape[:2])) > 10
+    assert len(arrays.row_bands(*rgb.shape[:2])) > 10
     for img, ref in ((rgb, (37.5, 101.5, 254.5)), (rgb, np.array([0.5, 0.0, 255.0])),
                      (rgb, np.array([12.3, 200.0, 7.7])), (rgb, other),
                      (rgb, (-3.0, 260.0, 9.0)), (rgb.astype(np.float32) / 3, (1.5, 2, 3)),

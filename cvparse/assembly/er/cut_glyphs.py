@@ -10,7 +10,7 @@ from ...connectors.lines import Connector
 from ...primitives.items import Inventory
 from ...primitives.freetext import WordBox, shapes_mask
 from ...primitives.ocr import Word
-from ...primitives.paper import colour_distance
+from ...arrays import colour_distance
 from ...primitives.strokes import is_straight_stroke
 from .geometry import box_gap, dists_to_polyline, straighten, straightened_lines
 from .labels import CARDINALITY, cardinality_text

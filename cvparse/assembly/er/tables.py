@@ -18,7 +18,8 @@ import numpy as np
 from ...model import Entity, Relationship
 from ...primitives.items import Inventory, Shape
 from ...primitives.ocr import glyph_height
-from ...primitives.paper import colour_distance, ink_mask
+from ...arrays import colour_distance
+from ...primitives.paper import ink_mask
 from ...primitives.tables import cell_stacks, table_outline
 from ...primitives.underline import erase_underlines, find_underlines
 from ...primitives.wordjoin import join_label

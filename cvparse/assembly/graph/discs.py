@@ -19,7 +19,7 @@ import numpy as np
 
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory
-from ...primitives.labelling import components
+from ...arrays import components
 from ...primitives.regions import fill_holes
 
 DISC_SPAN = (0.7, 3.0)

@@ -17,7 +17,7 @@ from ...connectors.lines import Connector
 from ...connectors.markers import end_view
 from ...primitives.items import Inventory
 from ...primitives.ocr import labels_of
-from ...primitives.paper import colour_distance
+from ...arrays import colour_distance
 from ...primitives.swatches import legend_rows
 
 

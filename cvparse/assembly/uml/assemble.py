@@ -20,7 +20,7 @@ from ...model import UMLClass, UMLModel, UMLRelation
 from ...primitives.boxes import Box
 from ...primitives.items import Inventory
 from ...primitives.classboxes import FILL_CONTRAST, class_boxes, dark_ink, uml_boxes
-from ...primitives.paper import colour_distance
+from ...arrays import colour_distance
 from .classes import read_classes
 
 

@@ -14,9 +14,8 @@ from ...primitives.boxes import Box
 from ...primitives.items import Inventory
 from ...primitives.glyphs import (LOOKALIKE, SAME_SHAPE, is_single_glyph, repeat_glyph,
                                  repeated_letter)
-from ...primitives.labelling import components
+from ...arrays import colour_distance, components
 from ...primitives.ocr import clean_single_glyph, word_lines
-from ...primitives.paper import colour_distance
 
 _STEREOTYPE = re.compile(r"^(«|<<|\(\().*")
 

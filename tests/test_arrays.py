@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from cvparse.primitives.labelling import components
+from cvparse.arrays import components
 
 
 def test_components_match_opencv_32_bit_labels():
