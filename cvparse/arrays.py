@@ -1,8 +1,9 @@
 """Array helpers that know nothing of diagrams, shared by every stage.
 
-Connected-component labelling of masks (16-bit labels wherever they fit) and Euclidean
-colour distances computed in row bands: arithmetic on arrays, as a ``cv2`` or NumPy call
-is, which any stage may run on its own masks without going back to perception.
+Connected-component labelling of masks (16-bit labels wherever they fit), Euclidean colour
+distances computed in row bands, and disk-shaped structuring elements: arithmetic on
+arrays, as a ``cv2`` or NumPy call is, which any stage may run on its own masks without
+going back to perception.
 """
 
 from __future__ import annotations
@@ -102,3 +103,8 @@ def _uint8_distance(rgb: np.ndarray, ref: np.ndarray) -> np.ndarray:
         sq += diff[..., 2]
         np.sqrt(sq, out=out[band])
     return out
+
+
+def disk(radius: int) -> np.ndarray:
+    """An elliptic structuring element ``2 * radius + 1`` pixels wide (uint8)."""
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))

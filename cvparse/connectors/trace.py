@@ -23,7 +23,7 @@ import numpy as np
 from skimage.morphology import skeletonize
 
 from ..primitives.items import Inventory
-from ..primitives.halos import bridge_halos
+from .haloheads import bridge_halos
 from ..arrays import components
 from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
