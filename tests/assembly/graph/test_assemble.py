@@ -1,5 +1,6 @@
-"""Node-link assembly: icon nodes, connectors cut at the nodes they run through, and
-empty regions closed off by connectors."""
+"""Node-link assembly: icon nodes, connectors cut at the nodes they run through (the
+mending of :mod:`cvparse.connectors.atnodes`, seen on topology pages), and empty regions
+closed off by connectors."""
 
 from dataclasses import replace
 
@@ -13,13 +14,11 @@ from cvparse.assembly.graph.assemble import (
     _chain_edges,
     _stack_lines,
     chains,
-    probe_ends,
-    split_through,
     topology_nodes,
     _pieces_off_lines,
     _whole_icon,
-    trim_into_icons,
 )
+from cvparse.connectors.atnodes import probe_ends, split_through, trim_into_icons
 from cvparse.connectors.lines import Connector, End
 from cvparse.pipeline import parse
 from cvparse.primitives.items import Scale, Shape
