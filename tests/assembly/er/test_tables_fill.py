@@ -3,7 +3,8 @@
 import cv2
 import numpy as np
 
-from cvparse.assembly.er.tables import table_entities, text_lines
+from cvparse.assembly.er.tables import table_entities
+from cvparse.primitives.celllines import text_lines
 from cvparse.primitives.items import Inventory, Scale, Shape
 from cvparse.primitives.regions import Region
 
