@@ -6,9 +6,8 @@ it, so the label loses letters ("PUSH UTTON", "Dri Chip").  Under an icon, where
 start and end right at the label, that is common.  Here each icon label's box, widened
 by two text heights on both sides, is read once more as a box of its own: lines crossing it
 are found outside the box, followed in and erased with the letter strokes across them
-drawn back (:func:`~cvparse.primitives.labelcrop.label_crop`); ink of another colour
-than the label's own is no part of it and is blanked first (a label is drawn in one
-colour, and the lines running into it are often drawn in others).
+drawn back, and ink of another colour than the label's own blanked first (perception's
+:func:`~cvparse.primitives.rereads.read_widened`).
 
 The new reading replaces the old one only where it keeps every letter of the old one, in
 order, and adds some: letters lost to a line are the failure mended here, and a reading
@@ -17,22 +16,13 @@ that drops or changes a letter is no better evidence than the first.
 
 from __future__ import annotations
 
-import numpy as np
 
 from ...primitives.items import Inventory
-from ...primitives.labelcrop import label_crop
-from ...primitives.ocr import labels_of
-from ...primitives.regions import Region
+from ...primitives.rereads import read_widened
 
-WIDEN = 2.0
-"""The label box is widened by this many text heights on each side (letters lost at a
-label's ends lie outside the box of the letters kept)."""
 MIN_ADDED = 1
 """A new reading must add at least this many letters or digits (not counting repeats,
 see :func:`added_letters`)."""
-OFF_BLEND = 0.15
-"""A pixel further than this share of the text-to-paper colour distance off the blend of
-the two (anti-aliased text lies on it) is of another colour than the label."""
 
 
 def _letters(text: str) -> str:
@@ -78,31 +68,6 @@ def adds_letters(old: str, new: str) -> bool:
     return True
 
 
-def _text_colour(inv: Inventory, box: list[int] | tuple[int, ...]) -> np.ndarray | None:
-    """Median colour of the text ink in a label's box, or None where there is none."""
-    if inv.text_mask is None or inv.image is None:
-        return None
-    x1, y1, x2, y2 = box
-    own = inv.text_mask[y1:y2, x1:x2]
-    if inv.ink is not None:
-        own = own & inv.ink[y1:y2, x1:x2]
-    if not own.any():
-        return None
-    return np.median(inv.image[y1:y2, x1:x2][own].astype(float), axis=0)
-
-
-def _other_colour(rgb: np.ndarray, text: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """Pixels of ``rgb`` clearly off paper and off the text-paper blend."""
-    v = text - paper
-    span = float(np.linalg.norm(v))
-    if span < 1:
-        return np.zeros(rgb.shape[:2], bool)
-    p = rgb.astype(float) - paper
-    alpha = (p @ v) / (span * span)
-    off = np.linalg.norm(p - alpha[..., None] * v, axis=2)
-    return (off > OFF_BLEND * span) & (np.linalg.norm(p, axis=2) > OFF_BLEND * span)
-
-
 def _clean(text: str) -> str:
     """The words of a reading that hold a letter or digit (line residue reads as marks)."""
     return " ".join(w for w in text.split() if any(ch.isalnum() for ch in w))
@@ -136,28 +101,7 @@ def reread_labels(inv: Inventory, labels: list[tuple[str, list[int]]]
     box where :func:`adds_letters` holds; unchanged without the page image or ink."""
     if not labels or inv.image is None or inv.ink is None:
         return labels
-    th, stroke = inv.scale.text_height, inv.scale.stroke
-    grow = int(round(WIDEN * th))
-    margin = max(2, int(round(0.2 * th)))
-    around = int(round(2 * th)) + 1  # where label_crop looks for lines crossing the box
-    crops = []
-    for _, (x1, y1, x2, y2) in labels:
-        bx = (max(0, x1 - grow), max(0, y1 - margin), min(inv.width, x2 + grow),
-              min(inv.height, y2 + margin))
-        ox, oy = max(0, bx[0] - around), max(0, bx[1] - around)
-        ex, ey = min(inv.width, bx[2] + around), min(inv.height, bx[3] + around)
-        rgb = inv.image[oy:ey, ox:ex].copy()
-        ink = inv.ink[oy:ey, ox:ex].copy()
-        colour = _text_colour(inv, (x1, y1, x2, y2))
-        if colour is not None:
-            other = _other_colour(rgb, colour, np.asarray(inv.background, float))
-            rgb[other] = inv.background
-            ink &= ~other
-        w, h = bx[2] - bx[0], bx[3] - bx[1]
-        local = (bx[0] - ox, bx[1] - oy, bx[2] - ox, bx[3] - oy)
-        region = Region(local, np.ones((h, w), bool), w * h, np.zeros((0, 2), np.int32))
-        crops.append(label_crop(rgb, ink, inv.background, region, stroke, th))
-    read = labels_of(crops, inv.read(crops))
+    read = read_widened(inv, [box for _, box in labels])
     out = []
     for (text, box), new in zip(labels, read):
         new = kept_words(text, _clean(new))
