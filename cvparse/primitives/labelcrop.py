@@ -8,6 +8,7 @@ letter strokes across them drawn back.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 
 import cv2
@@ -26,16 +27,23 @@ def label_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
     rest of the label: a diamond's tapering end, or the end of a label whose shape a
     crossing line (or a dashed border) cut short.  Lines drawn across the label are taken
     out first (:func:`lines_taken_out`), so the letters they touch are not lost with them.
+
+    A label that fills its shape may have a whole line touching the border zone, or
+    joined to the border (and cut out of the enclosed paper, :func:`label_area`); such
+    a line is kept when it is drawn as the label's letters are (:func:`_touching_letters`).
     """
     x1, y1, x2, y2 = region.bbox
-    inside = cv2.erode(region.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
-                       iterations=max(1, int(round(stroke)))).astype(bool)
+    inside = label_area(region, ink, stroke)
+    plain = cv2.erode(region.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
+                      iterations=max(1, int(round(stroke)))).astype(bool)
     dist = colour_distance(rgb[y1:y2, x1:x2], fill)
-    top = max(float(np.percentile(dist[inside], 99.5)) if inside.any() else 1.0, 30.0)
+    top = max(float(np.percentile(dist[plain], 99.5)) if plain.any() else 1.0, 30.0)
     full = 255.0 - np.clip(dist / top, 0, 1) * 255.0
     gray = full.copy()
     gray[~inside] = 255
+    # the border zone's edge: of the bays given back, and of the enclosed paper
     edge = inside & ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    edge |= plain & ~cv2.erode(plain.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     n, labels, stats, touching = _components(gray, edge)
     letters = _core(n, stats, touching)
     # A line crossing the label reaches the rim of the area (a box's inside fills its
@@ -45,6 +53,7 @@ def label_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
     rim = inside & ~cv2.erode(padded, np.ones((3, 3), np.uint8))[1:-1, 1:-1].astype(bool)
     out = lines_taken_out(rgb, ink, fill, top, region, stroke, text_height) \
         if len(letters) and (labels[rim] > 0).any() else None
+    near = None
     if out is not None:
         erased, band = out
         gray = np.where(inside, erased, 255.0)
@@ -64,10 +73,27 @@ def label_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
             blur = cv2.dilate(gone.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
             gray[gone | (blur & (labels == 0))] = 255
             n, labels, stats, touching = _components(gray, edge)
+    # Ink in the bays the hull gave back is a letter only if it reads as one.
+    bay = inside & ~plain
+    in_bay = {j for j in range(1, n) if bay[labels == j].mean() > 0.5} if bay.any() else set()
+    touching |= in_bay
     core = _core(n, stats, touching)
-    drop = [i for i in touching if not _letter_in_line(stats[i, :4], core, text_height)]
+    looks = _TextLook(labels, stats, [j for j in range(1, n) if j not in touching
+                                      and stats[j, 3] >= 3], shape_area(region, stroke),
+                      stroke)
+    # A piece a crossing line cut is ambiguous (another label the line passes, its
+    # remnant): only a letter in line with the label's.
+    cut = set() if near is None else set(np.unique(labels[near & (labels > 0)]).tolist())
+    drop = sorted(touching - _touching_letters(
+        touching, stats, core, text_height, lambda j: j not in cut and looks.text_like(j),
+        in_bay))
     if drop:
         gray[np.isin(labels, drop)] = 255
+    if bay.any():
+        # of the bays only the letters taken in come back, not the border's shading
+        kept = cv2.dilate(((labels > 0) & ~np.isin(labels, drop)).astype(np.uint8),
+                          np.ones((3, 3), np.uint8)).astype(bool)
+        gray[bay & ~kept] = 255
     if len(core):
         m_out, l_out, s_out, _ = components(
             ((full < 160) & ~inside).astype(np.uint8), 8)
@@ -82,6 +108,59 @@ def label_crop(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], reg
     m = 2
     crop = gray[max(0, ys.min() - m):ys.max() + m + 1, max(0, xs.min() - m):xs.max() + m + 1]
     return crop.astype(np.uint8)
+
+
+HULL_SLACK = 1.15
+"""A region whose convex hull is at most this much larger than it is a convex shape
+with bays cut into it (see :func:`label_area`); a larger hull is a shape of its own."""
+
+
+def shape_area(region: Region, stroke: float) -> np.ndarray:
+    """The inside of a region's border as drawn, over its box, the border zone (a stroke
+    wide) left out: of its convex hull where the region is a convex shape with bays cut
+    in (its hull at most :data:`HULL_SLACK` larger), else of the region itself."""
+    it = max(1, int(round(stroke)))
+    kernel = np.ones((3, 3), np.uint8)
+    filled = region.filled
+    inside = cv2.erode(filled.astype(np.uint8), kernel, iterations=it).astype(bool)
+    if len(region.contour) < 3:
+        return inside  # a box given whole, with no outline traced
+    x1, y1 = region.bbox[:2]
+    hull = np.zeros(filled.shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull((region.contour - np.array([x1, y1])
+                                             ).astype(np.int32)), 1)
+    if np.count_nonzero(hull) > HULL_SLACK * np.count_nonzero(filled):
+        return inside
+    return inside | cv2.erode(hull, kernel, iterations=it).astype(bool)
+
+
+def label_area(region: Region, ink: np.ndarray, stroke: float) -> np.ndarray:
+    """Where a region's label may lie, over its box: the inside of its border, the border
+    zone (a stroke wide) left out; ``ink`` is the page's.
+
+    Letters that touch the border, or an arrowhead drawn over it, are ink joined to the
+    border and cut bays into the enclosed paper; their letters are then outside the
+    region.  A convex shape (its region's hull barely larger than the region) gets the
+    bays of its hull back, without the arrowheads reaching into them: solid ink (thicker
+    than a stroke or two, where letters and lines are not) and its tapering tip.
+    """
+    it = max(1, int(round(stroke)))
+    x1, y1, x2, y2 = region.bbox
+    inside = cv2.erode(region.filled.astype(np.uint8), np.ones((3, 3), np.uint8),
+                       iterations=it).astype(bool)
+    extra = shape_area(region, stroke) & ~inside
+    if not extra.any():
+        return inside
+    r = max(2, it)
+    pad = 4 * r + 4  # a head's solid part may lie outside the box, its tip inside
+    h, w = ink.shape
+    wx1, wy1, wx2, wy2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
+    solid = cv2.morphologyEx(ink[wy1:wy2, wx1:wx2].astype(np.uint8), cv2.MORPH_OPEN,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    heads = cv2.dilate(solid, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                        (2 * r + 5,) * 2))
+    extra &= ~heads[y1 - wy1:y2 - wy1, x1 - wx1:x2 - wx1].astype(bool)
+    return inside | extra
 
 
 def lines_taken_out(rgb: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int], top: float,
@@ -129,6 +208,116 @@ def _not_in_line(pieces: set[int], n: int, stats: np.ndarray, touching: set[int]
         taken += join
         rest -= set(join)
     return sorted(rest)
+
+
+def _touching_letters(touching: set[int], stats: np.ndarray, core: np.ndarray,
+                      text_height: float,
+                      text_like: Callable[[int], bool] = lambda i: True,
+                      gated: Set[int] = frozenset()) -> set[int]:
+    """The components touching the border zone that are letters of the label (``core``
+    its letters clear of it): a letter in line with the label, or beside one taken in
+    (a word whose letters all come near the border), or a whole line of the label next
+    to those taken in, above or below, where text fills its shape (a wrapped label's
+    last line in a box just tall enough, or in a diamond's narrowing end).
+
+    A line is taken in when its glyphs are letter-sized (the tallest at least 0.6 of the
+    label's median glyph, none taller than a text height), it starts within 0.6 text
+    heights of the block taken in and its middle lies over that block: arrowhead tips
+    reaching into the shape are only a few pixels tall, border remnants lie along a
+    side, and neither sits centred under the text.
+
+    Only pieces that pass ``text_like`` (drawn as the label's letters are, see
+    :class:`_TextLook`) are taken in beside others or as a line; those in ``gated`` (in
+    the bays of the shape's hull, outside the enclosed paper) need it even to be taken
+    as a letter in line."""
+    if not len(core):
+        return set()
+    looks = {i for i in touching if text_like(i)}
+    taken = {i for i in touching if (i not in gated or i in looks)
+             and _letter_in_line(stats[i, :4], core, text_height)}
+    rest = looks - taken
+    while rest:
+        block = np.vstack([core, stats[sorted(taken), :4].reshape(-1, 4)])
+        beside = {i for i in rest if _letter_in_line(stats[i, :4], block, text_height)}
+        if not beside:
+            beside = _next_line(rest, stats, block, text_height)
+        if not beside:
+            break
+        taken |= beside
+        rest -= beside
+    return taken
+
+
+STROKE_SLACK = 1.5
+"""A piece drawn with a pen up to this many times the label's letter stroke (plus a
+pixel) may be a letter; solid ink (an arrowhead) is wider."""
+
+ALONG_BORDER = 0.5
+"""A piece with more than this share of its ink in the border band is a border remnant."""
+
+
+class _TextLook:
+    """Whether a component touching the border zone is drawn as the label's text: its
+    pen no wider than the letters' (clear of the border) by :data:`STROKE_SLACK`, and not
+    lying along the border (at most :data:`ALONG_BORDER` of its ink within a border
+    stroke of the area's edge).  Arrowhead tips are solid, border remnants are runs
+    along a side; letters cut by the border zone reach into the area."""
+
+    def __init__(self, labels: np.ndarray, stats: np.ndarray, core_ids: list[int],
+                 outline: np.ndarray, stroke: float) -> None:
+        self.labels, self.stats = labels, stats
+        width = max(2, int(round(stroke)) + 1)
+        padded = np.pad(outline.astype(np.uint8), 1)
+        self.band = outline & ~cv2.erode(padded, np.ones((3, 3), np.uint8),
+                                        iterations=width)[1:-1, 1:-1].astype(bool)
+        self._letter: float | None = None
+        self._core = core_ids
+
+    def _pen(self, j: int) -> float:
+        x, y, w, h = (int(v) for v in self.stats[j, :4])
+        mask = np.pad((self.labels[y:y + h, x:x + w] == j).astype(np.uint8), 1)
+        return 2.0 * float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max())
+
+    def letter_pen(self) -> float:
+        if self._letter is None:
+            pens = [self._pen(j) for j in self._core] or [1.0]
+            self._letter = float(np.median(pens))
+        return self._letter
+
+    def text_like(self, j: int) -> bool:
+        x, y, w, h = (int(v) for v in self.stats[j, :4])
+        mine = self.labels[y:y + h, x:x + w] == j
+        if self.band[y:y + h, x:x + w][mine].mean() > ALONG_BORDER:
+            return False
+        return self._pen(j) <= STROKE_SLACK * self.letter_pen() + 1.0
+
+
+def _next_line(pieces: set[int], stats: np.ndarray, block: np.ndarray,
+               text_height: float) -> set[int]:
+    """The ``pieces`` forming a text line just above or below the glyph boxes ``block``
+    (see :func:`_touching_letters`); empty if there is none."""
+    glyph = float(np.median(block[:, 3]))
+    letters = [i for i in pieces if 0.4 * glyph <= stats[i, 3] <= 1.1 * text_height
+               and stats[i, 2] <= 1.5 * text_height]
+    top, bottom = int(block[:, 1].min()), int((block[:, 1] + block[:, 3]).max())
+    left, right = int(block[:, 0].min()), int((block[:, 0] + block[:, 2]).max())
+    gap = 0.6 * text_height
+    for below in (True, False):
+        near = [i for i in letters
+                if (-0.3 * text_height <= stats[i, 1] - bottom <= gap if below
+                    else -0.3 * text_height <= top - (stats[i, 1] + stats[i, 3]) <= gap)]
+        if not near:
+            continue
+        # the pieces overlapping the nearest one's rows make up its line
+        first = min(near, key=lambda i: stats[i, 1] if below else -(stats[i, 1] + stats[i, 3]))
+        y1, y2 = stats[first, 1], stats[first, 1] + stats[first, 3]
+        row = [i for i in letters if min(y2, stats[i, 1] + stats[i, 3]) - max(y1, stats[i, 1]) > 0]
+        xs1 = min(stats[i, 0] for i in row)
+        xs2 = max(stats[i, 0] + stats[i, 2] for i in row)
+        if max(stats[i, 3] for i in row) < 0.6 * glyph or not left <= (xs1 + xs2) / 2 <= right:
+            continue
+        return set(row)
+    return set()
 
 
 def _core(n: int, stats: np.ndarray, touching: set[int]) -> np.ndarray:

@@ -85,6 +85,20 @@ def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
     return count
 
 
+def _lone_letter(word: Word, gray: np.ndarray) -> str:
+    """A word's text, one letter if it was read as a letter in both cases ("Cc", "oO")
+    where the crop holds a single glyph: Tesseract's doubling of a lone letter (see
+    :func:`~cvparse.primitives.ocr.clean_single_glyph`), here a word of a longer label
+    ("Join Tasks C")."""
+    text = word.text
+    if len(text) != 2 or not text.isalpha() or text[0].lower() != text[1].lower() \
+            or text[0] == text[1]:
+        return text
+    x1, y1, x2, y2 = word.bbox
+    box = gray[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+    return clean_single_glyph(text) if box.size and glyph_count(box) == 1 else text
+
+
 def join_label(words: list[Word], gray: np.ndarray, underlined: bool, glyph: float) -> str:
     """Words of one crop in reading order, ``_`` restored between words where drawn."""
     if not words:
@@ -96,12 +110,12 @@ def join_label(words: list[Word], gray: np.ndarray, underlined: bool, glyph: flo
                     and underscore_gaps(gray, glyph, underlined) >= len(words) - 1)
     out = []
     for ws in ordered:
-        text = ws[0].text
+        text = _lone_letter(ws[0], gray)
         for a, b in zip(ws, ws[1:]):
             sep = " "
             if joined_under or _has_underscore(gray, a, b):
                 sep = "_"
-            text += sep + b.text
+            text += sep + _lone_letter(b, gray)
         out.append(text)
     text = " ".join(out)
     text = re.sub(r"\s*_+\s*", "_", text) if "_" in text else text
