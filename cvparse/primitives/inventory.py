@@ -23,7 +23,8 @@ from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat
                      tight)
 from .labelcrop import label_crop
 from ..arrays import components
-from .ocr import glyph_height, read_crops, read_crops_later
+from .ocr import (SMALL_TEXT_FACTOR, darkened, glyph_height, read_crops, read_crops_later,
+                  sheet_factor, surer_readings)
 from .paper import background_colour, fill_outlines, ink_mask, is_gray, paper_map
 from .page import Page, make_page
 from .pieces import (BOX_KINDS, LABELLED_HULL_KINDS, crossed_boxes, hull_fits, hull_joined,
@@ -601,12 +602,18 @@ def _read_text(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], kept: list
     singles = [is_single_glyph(t) for t in tights]
     ones = [t for t, one in zip(tights, singles) if one]
     labels_read = read_crops_later(crops, scale.text_height)
+    # Letters a few pixels tall are also read bolder; each label keeps the surer reading.
+    factor = sheet_factor(crops, scale.text_height) if crops else 0.0
+    dark_read = read_crops_later(crops, scale.text_height, factor=factor, touch=darkened) \
+        if factor >= SMALL_TEXT_FACTOR else None
     # own sheets: own scale, and each row read without the other's letters beside it
     grey_later = read_crops_later([repeat_glyph(c) for c in ones], scale.text_height)
     binary_later = read_crops_later([repeat_glyph(c, True) for c in ones], scale.text_height)
     words, word_crops = free_words(rgb, ink, shapes, scale, bg)
     read_free = read_crops(word_crops, scale.text_height) if word_crops else []
     read = labels_read()
+    if dark_read is not None:
+        read = surer_readings(read, dark_read())
     copies_read = iter(zip(*([" ".join(w.text for w in ws) for ws in later()]
                              for later in (grey_later, binary_later))))
     own = [glyph_height(c) for c in crops]

@@ -56,18 +56,41 @@ class Placement:
     factor: float
 
 
-def build_sheet(crops: list[np.ndarray], text_height: float, gap: int = 24
-                ) -> tuple[np.ndarray, list[Placement]]:
+def sheet_factor(crops: list[np.ndarray], text_height: float) -> float:
+    """The scale factor a sheet of ``crops`` is drawn at: their median glyph to
+    ``TARGET_GLYPH_HEIGHT``."""
+    heights = [glyph_height(c) for c in crops if c.size]
+    heights = [g for g in heights if g > 0]
+    glyph = float(np.median(heights)) if heights else 0.6 * text_height
+    return float(np.clip(TARGET_GLYPH_HEIGHT / max(glyph, 1.0), 0.5, 5.0))
+
+
+SMALL_TEXT_FACTOR = 3.0
+"""Sheets enlarged this much or more hold text a few pixels tall, whose strokes are one
+antialiased pixel wide: enlarged, they come out as pale, thin, blurred letters that
+Tesseract misreads, so such sheets are read a second time darkened (``darkened``)."""
+DARKEN_GAMMA = 2.5
+"""Exponent of the darkening curve: grey levels between paper and ink move towards ink,
+so a letter's antialiased rim becomes part of its stroke."""
+
+
+def darkened(sheet: np.ndarray, gamma: float = DARKEN_GAMMA) -> np.ndarray:
+    """A dark-on-white image with its grey levels pushed towards black (paper stays
+    white): thin, pale strokes drawn bolder."""
+    lut = (255.0 * (np.arange(256) / 255.0) ** gamma).round().astype(np.uint8)
+    return lut[sheet]
+
+
+def build_sheet(crops: list[np.ndarray], text_height: float, gap: int = 24,
+                factor: float | None = None) -> tuple[np.ndarray, list[Placement]]:
     """Lay out grayscale crops (dark text on white) on one sheet.
 
     All crops share one scale factor, so letter case stays readable (P vs p, O vs o);
     each crop gets a row of its own (packing short crops side by side was measured worse:
-    Tesseract then merges neighbouring words).
+    Tesseract then merges neighbouring words).  ``factor`` overrides that scale factor
+    (default ``sheet_factor``).
     """
-    heights = [glyph_height(c) for c in crops if c.size]
-    heights = [g for g in heights if g > 0]
-    glyph = float(np.median(heights)) if heights else 0.6 * text_height
-    factor = float(np.clip(TARGET_GLYPH_HEIGHT / max(glyph, 1.0), 0.5, 5.0))
+    factor = sheet_factor(crops, text_height) if factor is None else factor
     scaled = []
     for crop in crops:
         c = crop if crop.size else np.full((2, 2), 255, np.uint8)
@@ -279,7 +302,9 @@ def _engines() -> _EnginePool | None:
     return pool
 
 
-def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
+def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6,
+               factor: float | None = None,
+               touch: Callable[[np.ndarray], np.ndarray] | None = None
                ) -> list[list[Word]]:
     """Recognise the words of every crop with a single Tesseract call.
 
@@ -291,6 +316,10 @@ def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
         The page's text height in pixels (crops are rescaled from it to Tesseract's size).
     psm : int
         Tesseract's page segmentation mode (6: a block of text).
+    factor : float, optional
+        The sheet's scale factor (default: from the crops' median glyph).
+    touch : callable, optional
+        Applied to the laid-out sheet before it is read (e.g. ``darkened``).
 
     Returns
     -------
@@ -299,7 +328,9 @@ def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
     """
     if not crops:
         return []
-    sheet, places = build_sheet(crops, text_height)
+    sheet, places = build_sheet(crops, text_height, factor=factor)
+    if touch is not None:
+        sheet = touch(sheet)
     result: list[list[Word]] = [[] for _ in crops]
     line_ids: dict[tuple, int] = {}
     tol = TARGET_GLYPH_HEIGHT / 2
@@ -319,7 +350,9 @@ def read_crops(crops: list[np.ndarray], text_height: float, psm: int = 6
     return result
 
 
-def read_crops_later(crops: list[np.ndarray], text_height: float, psm: int = 6
+def read_crops_later(crops: list[np.ndarray], text_height: float, psm: int = 6,
+                     factor: float | None = None,
+                     touch: Callable[[np.ndarray], np.ndarray] | None = None
                      ) -> Callable[[], list[list[Word]]]:
     """Start ``read_crops`` in a worker thread; returns a function that waits for its words.
 
@@ -331,9 +364,22 @@ def read_crops_later(crops: list[np.ndarray], text_height: float, psm: int = 6
         return list
     _limit_tesseract_threads()  # before the thread starts: environ is not thread-safe
     pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(read_crops, crops, text_height, psm)
+    future = pool.submit(read_crops, crops, text_height, psm, factor, touch)
     pool.shutdown(wait=False)
     return future.result
+
+
+def reading_confidence(words: list[Word]) -> float:
+    """How sure Tesseract is of a crop's reading: its words' confidence weighted by their
+    length (0 for no words)."""
+    n = sum(len(w.text) for w in words)
+    return sum(w.confidence * len(w.text) for w in words) / n if n else 0.0
+
+
+def surer_readings(first: list[list[Word]], second: list[list[Word]]) -> list[list[Word]]:
+    """Per crop, the reading of the two Tesseract is surer of (the first on a tie)."""
+    return [b if reading_confidence(b) > reading_confidence(a) else a
+            for a, b in zip(first, second)]
 
 
 def word_lines(words: list[Word]) -> list[list[Word]]:

@@ -7,7 +7,8 @@ from PIL import Image, ImageDraw
 from cvparse.primitives.items import Scale
 from cvparse.primitives.freetext import line_strokes
 from cvparse.primitives.inventory import build_inventory
-from cvparse.primitives.ocr import build_sheet, clean_single_glyph, read_labels
+from cvparse.primitives.ocr import (Word, build_sheet, clean_single_glyph, darkened,
+                                  read_labels, surer_readings)
 from cvparse.primitives.strokes import solid
 
 from .synth import canvas, font, to_array
@@ -147,3 +148,30 @@ def test_concurrent_reads_share_the_engines():
     now = read_crops(crops, 28)
     assert [[w.text for w in ws] for ws in later()] == [[w.text for w in ws] for ws in now]
     assert [" ".join(w.text for w in ws) for ws in now] == ["Customer", "Order Line"]
+
+
+# --- text a few pixels tall: read again darkened, the surer reading kept ------------
+
+
+def test_darkened_sheet_keeps_paper_and_ink():
+    grey = np.array([[255, 200, 128, 0]], np.uint8)
+    dark = darkened(grey)
+    assert dark[0, 0] == 255 and dark[0, 3] == 0
+    assert dark[0, 1] < 200 and dark[0, 2] < 64
+
+
+def test_surer_reading_wins():
+    a = [[Word("Invctoe", (0, 0, 9, 9), 60.0, 0)], [Word("Check", (0, 0, 9, 9), 90.0, 0)]]
+    b = [[Word("Invoice", (0, 0, 9, 9), 85.0, 0)], [Word("Chack", (0, 0, 9, 9), 70.0, 0)]]
+    assert [ws[0].text for ws in surer_readings(a, b)] == ["Invoice", "Check"]
+
+
+def test_tiny_label_read_whole():
+    # text about 6 px tall: the plain enlarged sheet reads "Invctoe Archive"
+    img, draw = canvas(300, 200)
+    for k, w in enumerate(["Invoice Archive", "Verify Email", "Review Draft", "Check Stock"]):
+        x, y = 20 + (k % 2) * 140, 20 + (k // 2) * 90
+        draw.rectangle((x, y, x + 110, y + 40), outline=(0, 0, 0), width=1)
+        draw.text((x + 10, y + 14), w, fill=(0, 0, 0), font=font(8))
+    labels = [s.label for s in build_inventory(to_array(img)).shapes]
+    assert "Invoice Archive" in labels

@@ -331,6 +331,34 @@ def _centre(box) -> np.ndarray:
     return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], float)
 
 
+def split_mixed_pair(edges: list[Edge]) -> list[Edge]:
+    """Edges with a two-headed edge beside a one-headed edge between the same two nodes
+    read as one link each way.
+
+    Two curves drawn close together between two nodes, one each way, touch where they
+    leave a node (one's arrowhead beside the other's start); traced through that touch,
+    one connector picks up both heads and the other keeps the head it had twice over.
+    The heads drawn are one at each node, so the two-headed edge is the link opposite
+    the one-headed one.
+    """
+    out = list(edges)
+    taken: set[int] = set()
+    for i, e in enumerate(out):
+        heads = e.extra.get("heads") or []
+        if e.directed or e.source == e.target or len(heads) != 2 or "none" in heads:
+            continue
+        for j, f in enumerate(out):
+            if j == i or j in taken or not f.directed \
+                    or {f.source, f.target} != {e.source, e.target}:
+                continue
+            taken.add(j)
+            points = e.extra["points"] if e.source == f.target else e.extra["points"][::-1]
+            out[i] = replace(e, source=f.target, target=f.source, directed=True,
+                             extra={**e.extra, "points": points, "heads": ["none", heads[1]]})
+            break
+    return out
+
+
 def orient_with_flow(edges: list[Edge], boxes: list) -> list[Edge]:
     """Edges with no head read, written from upstream to downstream: the way the chart's
     headed edges run on the whole.
@@ -455,7 +483,7 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
     through = {joined: text for text, joined in labels.values()}
     for c, e in pairs:
         e.label = through.get(id(c), e.label)
-    edges = orient_with_flow([e for _, e in pairs], boxes)
+    edges = orient_with_flow(split_mixed_pair([e for _, e in pairs]), boxes)
     # A flowchart box with no text and no connector is a gap between lines, not a step.
     used = {e.source for e in edges} | {e.target for e in edges}
     nodes = [n for n in nodes if n.label.strip() or n.id in used]

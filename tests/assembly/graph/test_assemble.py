@@ -591,3 +591,21 @@ def test_a_label_an_arrow_points_at_is_a_text_node():
     assert sorted(labels.values()) == ["alpha", "omega"]
     assert [(labels[e.source], labels[e.target], e.directed) for e in doc.edges] == [
         ("alpha", "omega", True)]
+
+
+def test_two_headed_edge_beside_a_one_headed_one_is_the_other_way():
+    from cvparse.assembly.graph.assemble import split_mixed_pair
+    from cvparse.model import Edge
+
+    # two close curves between n1 and n2, one each way, traced through each other where
+    # they touch: one connector got both heads, the other its own head twice
+    both = Edge("n2", "n1", directed=False, extra={"points": [[0, 100], [0, 20]],
+                                                    "heads": ["arrow", "arrow"]})
+    one = Edge("n2", "n1", extra={"points": [[10, 100], [10, 20]],
+                                  "heads": ["none", "arrow"]})
+    out = split_mixed_pair([both, one])
+    assert sorted((e.source, e.target, e.directed) for e in out) == [
+        ("n1", "n2", True), ("n2", "n1", True)]
+    assert out[0].extra["points"] == [[0, 20], [0, 100]]
+    # a two-headed edge alone stays two-headed
+    assert split_mixed_pair([both])[0].directed is False
