@@ -185,3 +185,20 @@ def test_slanted_approach_lets_the_marker_start_off_the_tip():
     tip, inward = (60.0, 62.0), np.array([0.0, -1.0])
     assert _end_window(free, tip, inward, 30, STROKE, TH).marker_span == 0
     assert _end_window(free, tip, inward, 30, STROKE, TH, 1.5 * TH).marker_span >= 12
+
+
+def test_fine_dashes_are_dashed_and_a_broken_hairline_is_not():
+    from cvparse.assembly.uml.assemble import _dashed
+
+    rgb = np.full((40, 120, 3), 255, np.uint8)
+    for x in range(10, 110, 5):  # 3 px dashes, 2 px gaps
+        rgb[10, x:x + 3] = 150
+    rgb[30, 10:110] = 180  # a light solid line whose ink mask is broken
+    dark = (rgb < 200).any(axis=2)
+    dark[30, 10:110] = True
+    dark[30, 40:42] = dark[30, 70:72] = False
+    contrast = (255 - rgb[..., 0]).astype(np.float32)
+    dashes = np.array([[10.0, 10.0], [110.0, 10.0]])
+    hairline = np.array([[10.0, 30.0], [110.0, 30.0]])
+    assert _dashed(dark, dashes, (1.0, 1.0), 1.0, 10.0, contrast) is True
+    assert _dashed(dark, hairline, (1.0, 1.0), 1.0, 10.0, contrast) is False
