@@ -243,15 +243,20 @@ def _confidence(words) -> float:
     return float(np.mean([w.confidence for w in words])) if words else 0.0
 
 
+_ECHOES = {frozenset("lI")}
+"""Letters of one shape in sans-serif type, echoed as each other like a case twin."""
+
+
 def _case_echo(longer: str, shorter: str) -> bool:
     """``longer`` is ``shorter`` with one letter put in front of its own other case
-    ("NodevVisitor" for "NodeVisitor", "ColortTriplet"): the echo Tesseract's LSTM
-    leaves on an upscaled capital."""
+    ("NodevVisitor" for "NodeVisitor", "ColortTriplet") or of its look-alike
+    ("_NamedTextlIOWrapper"): the echo Tesseract's LSTM leaves on an upscaled capital."""
     if len(longer) != len(shorter) + 1:
         return False
     for i in range(len(longer) - 1):
         a, b = longer[i], longer[i + 1]
-        if a != b and a.lower() == b.lower() and longer[:i] + longer[i + 1:] == shorter:
+        twin = a.lower() == b.lower() or frozenset((a, b)) in _ECHOES
+        if a != b and twin and longer[:i] + longer[i + 1:] == shorter:
             return True
     return False
 

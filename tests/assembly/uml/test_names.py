@@ -166,6 +166,8 @@ def test_borderless_box_is_cut_to_its_fill():
     # the upscaled copy echoes a capital in lower case; the other copy has it once
     ([("NodevVisitor", 59.0), ("NodeVisitor", 59.0)], "NodeVisitor"),
     ([("ColorTriplet", 80.0), ("ColortTriplet", 85.0)], "ColorTriplet"),
+    # sans-serif l and I echo each other the same way
+    ([("_NamedTextIOWrapper", 70.0), ("_NamedTextlIOWrapper", 80.0)], "_NamedTextIOWrapper"),
     # otherwise the more confident read wins, the larger copy on a tie
     ([("FrozeneError", 66.0), ("FrozenError", 82.0)], "FrozenError"),
     ([("Parser", 70.0), ("Parsar", 70.0)], "Parser"),
