@@ -353,6 +353,10 @@ def strong_ink(rgb: np.ndarray, ink: np.ndarray, background: tuple[int, int, int
     return ink & (dist > 0.5 * float(np.percentile(values, 95)))
 
 
+PAGE_LIKE = 12.0
+"""A pixel within this colour distance of the page colour looks like the page: a light
+line's anti-aliased pixels differ from it by more."""
+
 THIN_FRINGE = 0.75
 """A thin piece of weak ink beside at least this many strong pixels per pixel of its own is
 the anti-aliased fringe of a strong stroke, not a stroke of its own."""
@@ -371,7 +375,9 @@ def line_ink(rgb: np.ndarray, ink: np.ndarray, background: tuple[int, int, int],
     each of its own); a light slanted line with a strong pixel here and there is kept.
     """
     strong = strong_ink(rgb, ink, background) if strong is None else strong
-    weak = ink & ~strong
+    # a pixel of the page's own colour is no light line, though the ink may hold it (the
+    # step of a wide paper map between a box fill and the page, a pixel off the border)
+    weak = ink & ~strong & (colour_distance(rgb, background) > PAGE_LIKE)
     if not weak.any():
         return strong
     square = np.ones((3, 3), np.uint8)

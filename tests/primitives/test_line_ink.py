@@ -36,3 +36,19 @@ def test_fringe_of_a_strong_stroke_is_left_out():
     ink = (rgb < 240).any(axis=2)
     out = line_ink(rgb, ink, WHITE)
     assert out[40, 5:75].all() and not out[41].any()
+
+
+def test_page_coloured_pixels_in_the_ink_are_no_light_line():
+    # the ink may hold a column of page-coloured pixels beside a box fill (the step of a
+    # wide paper map a pixel off the border); a light line differs from the page
+    rgb = np.full((60, 80, 3), 255, np.uint8)
+    rgb[10:50, 40:70] = (236, 236, 255)  # a lavender fill
+    rgb[10:50, 40] = (147, 111, 219)  # its purple border
+    rgb[30, 5:30] = (200, 200, 200)  # a light grey line
+    ink = np.zeros((60, 80), bool)
+    ink[10:50, 40] = True
+    ink[30, 5:30] = True
+    ink[15:25, 38] = True  # page-coloured, yet in the ink
+    out = line_ink(rgb, ink, WHITE)
+    assert not out[15:25, 38].any()
+    assert out[30, 5:30].all()

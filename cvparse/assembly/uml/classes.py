@@ -232,9 +232,52 @@ def _icons_in(inv: Inventory, rect: tuple[int, int, int, int]) -> list[tuple]:
 _VALID_NAME = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]+\.)*[A-Za-z_][A-Za-z0-9_]*$")
 NAME_ZOOM = 1.5
 """Names are read twice on one sheet, as cropped and this much larger (one-letter names
-written out repeatedly, see ``glyphs.REPEATS``); the sheet is scaled by the median glyph height,
-so the two copies straddle Tesseract's usual text size.  The larger copy reads best, the
-other is the fallback."""
+written out repeatedly, see ``glyphs.REPEATS``); the sheet is scaled by the median glyph
+height, so the two copies straddle Tesseract's usual text size.  Which copy reads better
+depends on the text's own size: the read is chosen per name (:func:`_better_read`)."""
+
+
+def _confidence(words) -> float:
+    """Tesseract's mean word confidence over the name's line (0 when nothing was read)."""
+    return float(np.mean([w.confidence for w in words])) if words else 0.0
+
+
+_ECHOES = {frozenset("lI")}
+"""Letters of one shape in sans-serif type, echoed as each other like a case twin."""
+
+
+def _case_echo(longer: str, shorter: str) -> bool:
+    """``longer`` is ``shorter`` with one letter put in front of its own other case
+    ("NodevVisitor" for "NodeVisitor", "ColortTriplet") or of its look-alike
+    ("_NamedTextlIOWrapper"): the echo Tesseract's LSTM leaves on an upscaled capital."""
+    if len(longer) != len(shorter) + 1:
+        return False
+    for i in range(len(longer) - 1):
+        a, b = longer[i], longer[i + 1]
+        twin = a.lower() == b.lower() or frozenset((a, b)) in _ECHOES
+        if a != b and twin and longer[:i] + longer[i + 1:] == shorter:
+            return True
+    return False
+
+
+def _better_read(reads: list[tuple[str, float]]) -> str:
+    """The name from its reads on the two copies, ``(name, confidence)`` each, the larger
+    copy first.  A valid name beats an invalid one; a read that is the other with a case
+    echo put in (see :func:`_case_echo`) loses to it; otherwise the more confident read
+    wins, the larger copy on a tie."""
+    valid = [(n, c) for n, c in reads if n and _VALID_NAME.match(n)]
+    if not valid:
+        return reads[-1][0]
+    if len(valid) == 2:
+        (a, ca), (b, cb) = valid
+        if _case_echo(a, b):
+            return b
+        if _case_echo(b, a):
+            return a
+        return b if cb > ca else a
+    return valid[0][0]
+
+
 def read_names(inv: Inventory, names: list[np.ndarray], th: float) -> list[str]:
     """Class names from name-compartment crops, one OCR call (through the page)."""
     if not names:
@@ -247,14 +290,23 @@ def read_names(inv: Inventory, names: list[np.ndarray], th: float) -> list[str]:
     words = inv.read(first + second, th)
     out = []
     for k, (c, one) in enumerate(zip(names, single)):
+        big, small = words[k], words[len(names) + k]
         if one:
-            name = repeated_letter(" ".join(w.text for w in words[k])) or \
-                repeated_letter(" ".join(w.text for w in words[len(names) + k]))
-        else:
-            name = _class_name(_lines(words[k]), first[k])
-        out.append(name if _VALID_NAME.match(name) else
-                   _class_name(_lines(words[len(names) + k]), c))
+            name = repeated_letter(" ".join(w.text for w in big)) or \
+                repeated_letter(" ".join(w.text for w in small))
+            out.append(name if _VALID_NAME.match(name) else _class_name(_lines(small), c))
+            continue
+        out.append(_better_read([(_class_name(_lines(big), first[k]), _name_confidence(big)),
+                                 (_class_name(_lines(small), c), _name_confidence(small))]))
     return out
+
+
+def _name_confidence(words) -> float:
+    """The confidence of the line the name is taken from (the last one not a stereotype,
+    see :func:`_class_name`)."""
+    lines = [ws for ws in word_lines(words)
+             if not _STEREOTYPE.match(" ".join(w.text for w in ws))] or word_lines(words)
+    return _confidence(lines[-1]) if lines else 0.0
 
 
 def read_classes(inv: Inventory, boxes: list[Box]) -> list[UMLClass]:

@@ -160,3 +160,21 @@ def test_borderless_box_is_cut_to_its_fill():
     bbox = _fill_extent(rgb, (3, 3, 192, 57), fill.astype(float))
     assert bbox == (5, 6, 189, 53)
     assert text_compartments(rgb, bbox, fill.astype(float), 14) == []
+
+
+@pytest.mark.parametrize("reads, name", [
+    # the upscaled copy echoes a capital in lower case; the other copy has it once
+    ([("NodevVisitor", 59.0), ("NodeVisitor", 59.0)], "NodeVisitor"),
+    ([("ColorTriplet", 80.0), ("ColortTriplet", 85.0)], "ColorTriplet"),
+    # sans-serif l and I echo each other the same way
+    ([("_NamedTextIOWrapper", 70.0), ("_NamedTextlIOWrapper", 80.0)], "_NamedTextIOWrapper"),
+    # otherwise the more confident read wins, the larger copy on a tie
+    ([("FrozeneError", 66.0), ("FrozenError", 82.0)], "FrozenError"),
+    ([("Parser", 70.0), ("Parsar", 70.0)], "Parser"),
+    # a valid name beats an invalid one however confident
+    ([("Foo Bar!", 95.0), ("FooBar", 40.0)], "FooBar"),
+    ([("FooBar", 40.0), ("", 0.0)], "FooBar"),
+])
+def test_name_read_chosen_between_the_two_copies(reads, name):
+    from cvparse.assembly.uml.classes import _better_read
+    assert _better_read(reads) == name

@@ -185,3 +185,47 @@ def test_slanted_approach_lets_the_marker_start_off_the_tip():
     tip, inward = (60.0, 62.0), np.array([0.0, -1.0])
     assert _end_window(free, tip, inward, 30, STROKE, TH).marker_span == 0
     assert _end_window(free, tip, inward, 30, STROKE, TH, 1.5 * TH).marker_span >= 12
+
+
+def test_fine_dashes_are_dashed_and_a_broken_hairline_is_not():
+    from cvparse.assembly.uml.assemble import _dashed
+
+    rgb = np.full((40, 120, 3), 255, np.uint8)
+    for x in range(10, 110, 5):  # 3 px dashes, 2 px gaps
+        rgb[10, x:x + 3] = 150
+    rgb[30, 10:110] = 180  # a light solid line whose ink mask is broken
+    dark = (rgb < 200).any(axis=2)
+    dark[30, 10:110] = True
+    dark[30, 40:42] = dark[30, 70:72] = False
+    contrast = (255 - rgb[..., 0]).astype(np.float32)
+    dashes = np.array([[10.0, 10.0], [110.0, 10.0]])
+    hairline = np.array([[10.0, 30.0], [110.0, 30.0]])
+    assert _dashed(dark, dashes, (1.0, 1.0), 1.0, 10.0, contrast) is True
+    assert _dashed(dark, hairline, (1.0, 1.0), 1.0, 10.0, contrast) is False
+
+
+def test_line_drawn_behind_a_box_is_joined_into_one():
+    # two pieces of one line cut by the box (40..80, 40..80) it runs behind: in at the
+    # left side near the bottom corner, out at the bottom side near that corner
+    from cvparse.assembly.uml.assemble import _behind_boxes
+    from cvparse.connectors.lines import Connector, End
+    from cvparse.primitives.boxes import Box
+
+    boxes = [Box(bbox=(40, 40, 80, 80), separators=[])]
+
+    def piece(points):
+        p = np.array(points, float)
+        d0 = (p[0] - p[1]) / np.linalg.norm(p[0] - p[1])
+        d1 = (p[-1] - p[-2]) / np.linalg.norm(p[-1] - p[-2])
+        return Connector(points=p, ends=(End(tuple(p[0]), tuple(d0)),
+                                         End(tuple(p[-1]), tuple(d1))))
+
+    a = piece([(0, 48), (20, 59), (37, 70)])
+    b = piece([(58, 83), (80, 95), (100, 106)])
+    joined, behind = _behind_boxes([a, b], boxes, 10.0)
+    assert len(joined) == 1 and behind[id(joined[0])] == {0}
+    # two lines attached to the box on opposite sides stay two
+    c = piece([(20, 60), (37, 60)])
+    e = piece([(83, 60), (100, 60)])
+    joined, _ = _behind_boxes([c, e], boxes, 10.0)
+    assert len(joined) == 2
