@@ -517,11 +517,8 @@ def _add_pieced(shapes: list[Shape], kept: list[Region], pool: list[Region],
 def _find_second_border(shape: Shape, lines: np.ndarray, ink: np.ndarray, stroke: float
                         ) -> None:
     """Make ``shape`` double when a second outline runs round its interior in ``lines``
-    (the fine ink, or the page's ink where lines cut the shape), else in the page's ink:
-    the fine ink may fill a gap of a few pixels between two anti-aliased borders."""
+    (the fine ink, or the page's ink where lines cut the shape)."""
     ring = outer_border(shape.interior, lines, stroke)
-    if ring is None and lines is not ink:
-        ring = outer_border(shape.interior, ink, stroke)
     if ring is not None:
         shape.outer, shape.double = ring, True
         shape.bbox = _outer_bbox(ring, ink, stroke)

@@ -478,19 +478,3 @@ def test_underscore_gap_under_an_erased_line_tolerates_a_serif():
     assert underscore_gaps(img, 11, erased=True) == 1
     img[2:13, 26:30] = 0    # a gap of three columns is a space, not an underscore
     assert underscore_gaps(img, 11, erased=True) == 0
-
-
-def test_second_border_read_in_the_page_ink_where_the_fine_ink_fills_the_gap():
-    from cvparse.primitives.inventory import _find_second_border
-    from cvparse.primitives.items import Shape
-
-    ink = np.zeros((100, 200), np.uint8)
-    cv2.rectangle(ink, (20, 20), (180, 80), 1, 2)   # outer border
-    cv2.rectangle(ink, (26, 26), (174, 74), 1, 2)   # inner border, 4 px of paper between
-    fine = ink.copy()
-    fine[21:80, 21:180] = 1                          # the fine ink closed the gap
-    fine[28:73, 28:173] = 0
-    inner = max(enclosed_regions(ink.astype(bool), 400), key=lambda r: -r.area)
-    shape = Shape(kind="rect", bbox=inner.bbox, interior=inner, outer=inner)
-    _find_second_border(shape, fine.astype(bool), ink.astype(bool), 2)
-    assert shape.double and shape.outer.area > 1.1 * inner.area
