@@ -20,7 +20,7 @@ from .arrows import arrow_isas, headed_links
 from .attributes import attach_attributes, attribute_owners, relationship_attribute_boxes
 from .edges import edge_relationships
 from .geometry import shape_centre
-from .isa import chen_isas, split_diamonds
+from .isa import chen_isas, specialisation_circles, split_diamonds
 from .labels import clean_label, unique_name
 from .links import Link, shape_links
 from .ports import loose_end_links, under_text_links
@@ -81,6 +81,8 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     links += straight_links(inv, links, role, head, centres, near_ink)
     headed = headed_links(inv, connectors, role, head, links, table_of)
     links += headed
+    for i in specialisation_circles(inv, links, role):
+        role[i] = "isa"
 
     entity_ids = [i for i, r in role.items() if r == "entity" and head.get(i, i) == i]
     names: dict[int, str] = {}

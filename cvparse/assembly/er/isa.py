@@ -1,5 +1,7 @@
 """IS-A triangles: the superclass on the apex side, the subclasses on the base side (or
-chosen by key and name when the lines meet any side), and split diamonds told apart."""
+chosen by key and name when the lines meet any side), and split diamonds told apart.
+IS-A circles (Elmasri-Navathe specialisation, ``d`` disjoint / ``o`` overlapping): the
+superclass is the entity joined by the one double line, else the one with a key."""
 
 from __future__ import annotations
 
@@ -34,6 +36,66 @@ def split_diamonds(inv: Inventory) -> set[int]:
     return out
 
 
+def specialisation_circles(inv: Inventory, links: list[Link],
+                           role: dict[int, str | None]) -> list[int]:
+    """Circles that are specialisation marks, not attributes: a letter at most inside
+    (``d``, ``o``, ``U``) and lines to two entities or more (an attribute hangs on one)."""
+    out = []
+    for i, r in role.items():
+        s = inv.shapes[i]
+        if r != "attribute" or s.kind != "circle":
+            continue
+        text = clean_label(s.label).replace(" ", "")
+        if len(text) > 1 or (text and not text.isalpha()):
+            continue
+        ents = {ln.b if ln.a == i else ln.a for ln in links if i in (ln.a, ln.b)}
+        if sum(role.get(o) == "entity" for o in ents - {i}) >= 2:
+            out.append(i)
+    return out
+
+
+def doubled_share(inv: Inventory, link: Link) -> float:
+    """Share of the middle half of a link (a text height clear of its ends) drawn as two
+    parallel strokes: across the line, within about three strokes and a quarter text
+    height of the traced path, the ink falls in exactly two runs."""
+    ink = inv.ink
+    pts = np.asarray(link.points, float)
+    if ink is None or len(pts) < 2:
+        return 0.0
+    th, sw = inv.scale.text_height, max(1.0, inv.scale.stroke)
+    seg = np.diff(pts, axis=0)
+    lens = np.linalg.norm(seg, axis=1)
+    along = np.concatenate([[0.0], np.cumsum(lens)])
+    total = along[-1]
+    lo, hi = max(0.25 * total, th), min(0.75 * total, total - th)
+    if hi - lo < 2 * sw:
+        return 0.0
+    reach = 3 * sw + 0.25 * th
+    offs = np.arange(-reach, reach + 0.5, 0.5)
+    step = th / 2
+    hits = n = 0
+    h, w = ink.shape
+    for t in np.arange(lo, hi, 2 * sw):
+        t0, t1 = max(0.0, t - step), min(total, t + step)
+        a = np.array([np.interp(t0, along, pts[:, 0]), np.interp(t0, along, pts[:, 1])])
+        b = np.array([np.interp(t1, along, pts[:, 0]), np.interp(t1, along, pts[:, 1])])
+        d = b - a
+        norm = float(np.linalg.norm(d))
+        if norm == 0:
+            continue
+        nx, ny = -d[1] / norm, d[0] / norm
+        c = (a + b) / 2
+        xs = np.round(c[0] + offs * nx).astype(int)
+        ys = np.round(c[1] + offs * ny).astype(int)
+        if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
+            continue
+        prof = ink[ys, xs].astype(np.int8)
+        runs = int(prof[0]) + int((np.diff(prof) == 1).sum())
+        n += 1
+        hits += runs == 2
+    return hits / n if n else 0.0
+
+
 def chen_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
               names: dict[int, str], entities: dict[str, Entity] | None = None) -> list[IsA]:
     """IS-A objects: the entity attached nearest the triangle's apex is the superclass,
@@ -43,6 +105,11 @@ def chen_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
     out = []
     for t, r in role.items():
         if r != "isa":
+            continue
+        if inv.shapes[t].kind == "circle":
+            isa = _circle_isa(inv, t, links, names, entities)
+            if isa is not None:
+                out.append(isa)
             continue
         apex, base = apex_and_base(inv.shapes[t])
         ends = []
@@ -70,6 +137,31 @@ def chen_isas(inv: Inventory, links: list[Link], role: dict[int, str | None],
         out.append(IsA(superclass=ends[0][1], subclasses=[n for _, n in ends[1:]],
                        name=label if label.replace(" ", "").isalpha() else "ISA"))
     return out
+
+
+def _circle_isa(inv: Inventory, c: int, links: list[Link], names: dict[int, str],
+                entities: dict[str, Entity] | None) -> IsA | None:
+    """The IS-A of a specialisation circle: the superclass is the entity on the one
+    double line (more than half of it doubled, every other line under a quarter), else
+    the one entity with a key of its own; without either, the first line read."""
+    ends: list[tuple[float, str]] = []
+    for ln in links:
+        if c not in (ln.a, ln.b):
+            continue
+        o = ln.b if ln.a == c else ln.a
+        if o in names and all(names[o] != e[1] for e in ends):
+            ends.append((doubled_share(inv, ln), names[o]))
+    if len(ends) < 2:
+        return None
+    ends.sort(key=lambda e: -e[0])
+    if not (ends[0][0] > 0.5 and ends[1][0] < 0.25):
+        keyed = [e for e in ends if entities and entities[e[1]].primary_keys]
+        if len(keyed) == 1:
+            ends.remove(keyed[0])
+            ends.insert(0, keyed[0])
+    label = clean_label(inv.shapes[c].label).replace(" ", "")
+    return IsA(superclass=ends[0][1], subclasses=[n for _, n in ends[1:]],
+               name=label if label.isalpha() else "ISA")
 
 
 def _name_extends(name: str, base: str) -> bool:

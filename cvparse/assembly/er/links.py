@@ -106,10 +106,45 @@ def _stub(inv: Inventory, points: np.ndarray, node: int) -> bool:
     return float(np.hypot(max(x1 - x, 0, x - x2), max(y1 - y, 0, y - y2))) > th
 
 
+def merged_ends(inv: Inventory, connectors: list[Connector]) -> dict[tuple[int, int], int]:
+    """Loose ends of lines that run into another line just before its shape (a layout
+    that joins edges at one port: the tracer gives the shared stretch to one of them).
+    The end lands on the other connector within two text heights of that connector's
+    attached end and points on straight at it (within 25 degrees: merging lines run
+    together); it takes that end's shape.  An end on or in
+    a shape (within two strokes of its box) stopped there, not at the other line."""
+    th, pad = inv.scale.text_height, 2 * inv.scale.stroke
+    boxes = np.array([s.bbox for s in inv.shapes], float).reshape(-1, 4)
+    out: dict[tuple[int, int], int] = {}
+    for ci, c in enumerate(connectors):
+        for ei, e in enumerate(c.ends):
+            k = e.on_connector
+            if e.node is not None or k is None or k == ci or c.ends[1 - ei].node is None:
+                continue
+            p, d = np.asarray(e.point, float), np.asarray(e.direction, float)
+            if ((boxes[:, 0] - pad <= p[0]) & (p[0] <= boxes[:, 2] + pad)
+                    & (boxes[:, 1] - pad <= p[1]) & (p[1] <= boxes[:, 3] + pad)).any():
+                continue
+            best = None
+            for f in connectors[k].ends:
+                if f.node is None or f.node == c.ends[1 - ei].node:
+                    continue
+                off = np.asarray(f.point, float) - p
+                gap = float(np.linalg.norm(off))
+                if gap <= 2 * th and (gap == 0 or float(off @ d) >= 0.9 * gap) \
+                        and (best is None or gap < best[0]):
+                    best = (gap, f.node)
+            if best is not None:
+                out[(ci, ei)] = best[1]
+    return out
+
+
 def shape_links(inv: Inventory, connectors: list[Connector]) -> list[Link]:
     """Shape-to-shape links: connectors whose two ends attach to two different shapes,
-    with the pieces of a line that crosses a shape joined back into one."""
+    with the pieces of a line that crosses a shape joined back into one, and lines that
+    merge into another just before a shape (:func:`merged_ends`) taken to that shape."""
     pairs = pass_through_pairs(inv, connectors)
+    merged = merged_ends(inv, connectors)
     links = []
     seen: set[int] = set()
     for ci, c in enumerate(connectors):
@@ -119,6 +154,8 @@ def shape_links(inv: Inventory, connectors: list[Connector]) -> list[Link]:
             # Walk from a real end through every crossed shape to the far end.
             pts = [np.asarray(c.points, float)[::1 if ei == 0 else -1]]
             start = c.ends[ei].node
+            if start is None:
+                start = merged.get((ci, ei))
             cur, cur_end = ci, 1 - ei
             seen.add(ci)
             while (cur, cur_end) in pairs:
@@ -130,6 +167,8 @@ def shape_links(inv: Inventory, connectors: list[Connector]) -> list[Link]:
                 pts.append(seq[::1 if nxt_end == 0 else -1])
                 cur, cur_end = nxt, 1 - nxt_end
             end = connectors[cur].ends[cur_end].node
+            if end is None:
+                end = merged.get((cur, cur_end))
             if start is None or end is None or start == end:
                 continue
             whole = np.concatenate(pts)
