@@ -38,7 +38,8 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     if not lines:
         return []
     words = [(k, t) for k, t in enumerate(inv.texts)
-             if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))]
+             if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))
+             and not end_mark_word(t, lines, th)]
     pairs = []
     for wi, (_k, t) in enumerate(words):
         for li, ln in enumerate(lines):
@@ -80,6 +81,19 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
                                 entities=[names[ln.a], names[ln.b]],
                                 cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
     return out
+
+
+def end_mark_word(t: TextItem, lines: list[Link], th: float) -> bool:
+    """Whether free word ``t`` is a line's end mark read as text: fewer than two letters
+    (a crow's foot's circle reads as ``O``, its bar as ``T`` or ``I``) within two text
+    heights of a line's end.  Such a word is no relationship's name."""
+    if len(re.findall(r"[A-Za-z]", t.text)) >= 2:
+        return False
+    p = np.array([q for ln in lines for q in (ln.points[0], ln.points[-1])], float)
+    x1, y1, x2, y2 = t.bbox
+    dx = np.maximum(np.maximum(x1 - p[:, 0], p[:, 0] - x2), 0)
+    dy = np.maximum(np.maximum(y1 - p[:, 1], p[:, 1] - y2), 0)
+    return bool((np.hypot(dx, dy) <= 2 * th).any())
 
 
 def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],

@@ -162,3 +162,21 @@ def test_a_lone_zero_on_a_written_page_is_the_rest_of_its_range():
     assert written_cardinalities(cards, 6) == {0: "0..N", 1: "0..N", 2: "{0,1}",
                                                3: "0..N", 4: "1", 5: "1"}
     assert written_cardinalities({0: "0"}, 1) == {0: "0"}  # no range to complete it with
+
+
+def test_a_circle_read_as_a_letter_at_a_line_end_is_no_name():
+    """The circle of an ``o{`` end lies on the line and reads as ``O``; the name written
+    beside the line a little farther off is the relationship's."""
+    from cvparse.assembly.er.edges import edge_relationships
+    from cvparse.primitives.items import TextItem
+
+    inv, ends = _marked_page()
+    inv.texts = [TextItem("O", (295, 43, 305, 57)), TextItem("places", (190, 24, 240, 38))]
+    rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
+                              set(), [])
+    assert [r.name for r in rels] == ["places"]
+    # a one-letter word in the middle of the line stays a name
+    inv.texts = [TextItem("R", (200, 36, 210, 48))]
+    rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
+                              set(), [])
+    assert [r.name for r in rels] == ["R"]
