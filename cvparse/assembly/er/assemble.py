@@ -114,7 +114,9 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     relationships.extend(arrowed)
     # A line taken up only for its arrowhead is no relationship when no IS-A came of it.
     plain = [ln for ln in plain if not any(ln is h for h in headed)]
-    relationships.extend(edge_relationships(inv, plain, role, names, cards_used, connectors))
+    columns = {a for e in entities.values() for a in e.attributes}
+    relationships.extend(edge_relationships(inv, plain, role, names, cards_used, connectors,
+                                            columns))
     marked = {names[i]: table_of[i].foreign_keys for i in entity_ids if i in table_of}
     for name, refs in foreign_keys(entities, relationships, marked).items():
         entities[name].extra["foreign_keys"] = refs

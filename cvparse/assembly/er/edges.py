@@ -20,17 +20,20 @@ from .cardinalities import assign_cardinalities, glyph_cardinalities
 from .crowsfoot import has_bar, is_crowsfoot
 from .cut_glyphs import glyph_boxes, group_box, read_words
 from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
-from .labels import CARDINALITY, RANGE, cardinality_text, clean_label
+from .labels import CARDINALITY, RANGE, cardinality_text, clean_label, snap_name
 from .links import Link
 from .ports import end_direction
 
 
 def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
                        names: dict[int, str], cards_used: set[int],
-                       connectors: list[Connector]) -> list[Relationship]:
+                       connectors: list[Connector],
+                       columns: set[str] = frozenset()) -> list[Relationship]:
     """Relationships drawn as a line straight between two entity boxes (schema style):
     the name is the nearest free word that is no cardinality, the cardinalities the
-    ones nearest each end."""
+    ones nearest each end.  A name often is a column of a table it joins (a foreign
+    key), and a line running through its label garbles it: a reading close to one of
+    the page's ``columns`` alone is that column (:func:`~.labels.snap_name`)."""
     th = inv.scale.text_height
     lines = [ln for ln in links if ln.a in names and ln.b in names
              and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"
@@ -70,7 +73,8 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
                         int(gb[:, 3].max()))
     name_of.update(extend_names(inv, lines, name_of, name_box))
     unnamed = [li for li in range(len(lines)) if li not in name_of]
-    name_of.update(recover_names(inv, lines, unnamed))
+    name_of.update(recover_names(inv, lines, unnamed, columns))
+    name_of = {li: snap_name(n, columns) for li, n in name_of.items()}
     ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
         [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
     cards = end_cardinalities(inv, ends, role, connectors, cards_used)
@@ -226,13 +230,15 @@ def _joined(words: list[Word], crop: np.ndarray, joiner: str, th: float) -> str:
                        .split())
 
 
-def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict[int, str]:
+def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
+                  columns: set[str] = frozenset()) -> dict[int, str]:
     """Names of the ``unnamed`` lines read from the glyphs left beside them once shapes,
     free text and lines are taken out: a name the line touches is lost to the free-text
     pass.  Per line, the word piece nearest it (within one and a half text heights, off
     its ends, at least 0.4 text heights tall) and the pieces continuing it on its text
     row, read in one batched OCR call; a reading of two or more letters that is no
-    cardinality, its words joined as the page joins them."""
+    cardinality, its words joined as the page joins them; or, read with other marks
+    (a letter the line cut through), one of the page's ``columns`` it is close to."""
     if not unnamed or inv.ink is None or inv.image is None:
         return {}
     th = inv.scale.text_height
@@ -273,6 +279,8 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict
         if len(re.findall(r"[A-Za-z]", text)) >= 2 and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
                 and not CARDINALITY.match(cardinality_text(text)):
             out[li] = text
+        elif (snapped := snap_name(re.sub(r"[^A-Za-z0-9_ ]", "", text), columns)) in columns:
+            out[li] = snapped
     return out
 
 

@@ -40,3 +40,33 @@ def unique_name(name: str, taken: set[str]) -> str:
     while f"{name}#{k}" in taken:
         k += 1
     return f"{name}#{k}"
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance between ``a`` and ``b`` (insertions, deletions, substitutions)."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def snap_name(name: str, vocabulary: set[str]) -> str:
+    """``name`` as read, or the one word of ``vocabulary`` (names the page itself writes
+    elsewhere, e.g. its columns) it is a garbled reading of: within one edit per five
+    letters of that word (a letter a line ran through read as ``_`` or lost) and no
+    other word that close, and the name at least five characters long (a short word is too
+    easily near another).  A name the page writes (in any case) is kept as it is."""
+    low = name.lower()
+    if len(name) < 5 or low in {w.lower() for w in vocabulary}:
+        return name
+    close = []
+    for w in vocabulary:
+        if abs(len(w) - len(name)) > len(w) // 5:
+            continue
+        if edit_distance(low, w.lower()) <= len(w) // 5:
+            close.append(w)
+    return close[0] if len(close) == 1 else name
+

@@ -180,3 +180,14 @@ def test_a_circle_read_as_a_letter_at_a_line_end_is_no_name():
     rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
                               set(), [])
     assert [r.name for r in rels] == ["R"]
+
+
+def test_a_garbled_name_is_snapped_to_the_column_it_reads_for():
+    from cvparse.assembly.er.edges import edge_relationships
+    from cvparse.primitives.items import TextItem
+
+    inv, ends = _marked_page()
+    inv.texts = [TextItem("enti_y_id", (190, 36, 250, 48))]
+    rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
+                              set(), [], {"entity_id", "user_id"})
+    assert [r.name for r in rels] == ["entity_id"]
