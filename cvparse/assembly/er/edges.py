@@ -62,15 +62,20 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
             if k in at and len(re.findall(r"[A-Za-z]", inv.texts[k].text)) >= 2:
                 pairs.insert(0, (-1.0, at[k], li))
                 break
-    for _, wi, li in pairs:
-        if wi in used or li in name_of:
-            continue
-        group = _same_row_words(wi, [t for _, t in words], used, th)
-        used.update(group)
-        name_of[li] = clean_label(joiner.join(words[g][1].text for g in group))
-        gb = np.array([words[g][1].bbox for g in group])
-        name_box[li] = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
-                        int(gb[:, 3].max()))
+
+    def take(pairs: list[tuple[float, int, int]]) -> None:
+        for _, wi, li in pairs:
+            if wi in used or li in name_of:
+                continue
+            group = _same_row_words(wi, [t for _, t in words], used, th)
+            used.update(group)
+            name_of[li] = clean_label(joiner.join(words[g][1].text for g in group))
+            gb = np.array([words[g][1].bbox for g in group])
+            name_box[li] = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
+                            int(gb[:, 3].max()))
+
+    take(pairs)
+    take(_off_curve_names(words, lines, used, name_of, th))
     name_of.update(extend_names(inv, lines, name_of, name_box))
     unnamed = [li for li in range(len(lines)) if li not in name_of]
     name_of.update(recover_names(inv, lines, unnamed, columns))
@@ -85,6 +90,23 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
                                 entities=[names[ln.a], names[ln.b]],
                                 cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
     return out
+
+
+def _off_curve_names(words: list[tuple[int, TextItem]], lines: list[Link], used: set[int],
+                     name_of: dict[int, str], th: float) -> list[tuple[float, int, int]]:
+    """(distance, word, line) pairs for names written off their line: a spline bends away
+    from the point its label was placed at.  A word left over (two letters or more) whose
+    nearest line is still unnamed, within four text heights of it and at most half as
+    far from it as from any other line."""
+    out = []
+    for wi, (_k, t) in enumerate(words):
+        if wi in used or len(re.findall(r"[A-Za-z]", t.text)) < 2:
+            continue
+        d = sorted((box_to_polyline(t.bbox, ln.points), li) for li, ln in enumerate(lines))
+        if d[0][0] <= 4 * th and d[0][1] not in name_of \
+                and (len(d) == 1 or d[1][0] >= 2 * d[0][0]):
+            out.append((d[0][0], wi, d[0][1]))
+    return sorted(out)
 
 
 def end_mark_word(t: TextItem, lines: list[Link], th: float) -> bool:

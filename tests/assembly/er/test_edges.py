@@ -182,6 +182,23 @@ def test_a_circle_read_as_a_letter_at_a_line_end_is_no_name():
     assert [r.name for r in rels] == ["R"]
 
 
+def test_a_name_placed_off_its_curve_is_still_its_lines():
+    """A spline bends away from the point its label was placed at: the left-over word
+    nearest the unnamed line, a little over one and a half text heights off, names it."""
+    from cvparse.assembly.er.edges import edge_relationships
+    from cvparse.primitives.items import TextItem
+
+    inv, ends = _marked_page()
+    inv.texts = [TextItem("places", (190, 12, 240, 25))]  # 25 px above the upper line
+    role, names = {0: "entity", 1: "entity"}, {0: "A", 1: "B"}
+    assert [r.name for r in edge_relationships(inv, [ends[0]], role, names, set(), [])] \
+        == ["places"]
+    # over four text heights off the lower line: no name of it
+    inv.texts = [TextItem("places", (190, 5, 240, 18))]
+    assert [r.name for r in edge_relationships(inv, [ends[1]], role, names, set(), [])] \
+        == [""]
+
+
 def test_a_garbled_name_is_snapped_to_the_column_it_reads_for():
     from cvparse.assembly.er.edges import edge_relationships
     from cvparse.primitives.items import TextItem
