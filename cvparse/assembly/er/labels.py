@@ -4,6 +4,7 @@ are cardinalities, and names made unique."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 
 CARDINALITY = re.compile(r"^(\d+|[NnMm*]|\d+\.\.(\d+|[NnMm*])|\{\d+,\s?(\d+|[NnMm*])\})$")
@@ -70,3 +71,25 @@ def snap_name(name: str, vocabulary: set[str]) -> str:
             close.append(w)
     return close[0] if len(close) == 1 else name
 
+
+def snap_header(name: str, others: list[str]) -> str:
+    """A table's name with each of its words (``_`` or space separated) replaced by the
+    one word of the page (``others``: the other tables' names, every table's columns)
+    that it is a garbled reading of (:func:`snap_name`) and that the page writes more
+    often than it: of two close readings the one read more often is the surer (a
+    word read once may be the misread one).  A word that only adds to or drops letters
+    at one end of the other (``orders`` beside ``order_id``) is another word, kept."""
+    seen = Counter(w.lower() for x in others + [name] for w in re.split(r"[_\s]+", x) if w)
+    pool = {w for x in others for w in re.split(r"[_\s]+", x) if w}
+    parts = re.split(r"([_\s]+)", name)
+    for i in range(0, len(parts), 2):
+        w = parts[i]
+        if not w:
+            continue
+        s = snap_name(w, pool)
+        low, slow = w.lower(), s.lower()
+        if s != w and seen[slow] > seen[low] and not (
+                low.startswith(slow) or slow.startswith(low)
+                or low.endswith(slow) or slow.endswith(low)):
+            parts[i] = s
+    return "".join(parts)

@@ -22,3 +22,15 @@ def test_far_short_or_ambiguous_names_are_kept():
     assert snap_name("connection_nid", {"connection_id", "connection_nim"}) == "connection_nid"
     assert snap_name("entity_id", COLUMNS) == "entity_id"
 
+
+def test_misread_header_words_snap_to_the_words_the_page_writes():
+    from cvparse.assembly.er.labels import snap_header
+
+    others = ["entity_id", "permission", "guacamole_user", "order_id", "entity_type",
+              "permission", "guacamole_group", "order_id"]
+    assert snap_header("guacamole_enitity", others) == "guacamole_entity"
+    assert snap_header("guacamole_system_penmission", others) == "guacamole_system_permission"
+    assert snap_header("orders", others) == "orders"            # a plural is another word
+    assert snap_header("Guacamole_USER", others) == "Guacamole_USER"  # case is no misreading
+    # a word read once may be the misread one: the header is kept
+    assert snap_header("Staff", ["statf_id", "name"]) == "Staff"
