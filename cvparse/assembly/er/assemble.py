@@ -21,7 +21,7 @@ from .attributes import attach_attributes, attribute_owners, relationship_attrib
 from .edges import edge_relationships
 from .geometry import shape_centre
 from .isa import chen_isas, specialisation_circles, split_diamonds
-from .labels import clean_label, unique_name
+from .labels import clean_label, snap_header, unique_name
 from .links import Link, shape_links
 from .ports import loose_end_links, under_text_links
 from .recovery import inked_near, straight_links, through_links
@@ -74,7 +74,10 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
         role[i] = None
     labels = {i: clean_label(s.label) for i, s in enumerate(shapes)}
     for t in tables:
-        labels[t.shapes[0]] = t.name
+        # A header misread is set right by the words the page writes elsewhere.
+        others = [a for u in tables for a in u.attributes] + \
+            [u.name for u in tables if u is not t]
+        labels[t.shapes[0]] = snap_header(t.name, others)
     centres = [shape_centre(s) for s in shapes]
     near_ink = inked_near(inv)
     links = through_links(inv, links, role, centres, near_ink)
@@ -116,7 +119,9 @@ def assemble_er(inv: Inventory, connectors: list[Connector]) -> ERSchema:
     relationships.extend(arrowed)
     # A line taken up only for its arrowhead is no relationship when no IS-A came of it.
     plain = [ln for ln in plain if not any(ln is h for h in headed)]
-    relationships.extend(edge_relationships(inv, plain, role, names, cards_used, connectors))
+    columns = {a for e in entities.values() for a in e.attributes}
+    relationships.extend(edge_relationships(inv, plain, role, names, cards_used, connectors,
+                                            columns))
     marked = {names[i]: table_of[i].foreign_keys for i in entity_ids if i in table_of}
     for name, refs in foreign_keys(entities, relationships, marked).items():
         entities[name].extra["foreign_keys"] = refs

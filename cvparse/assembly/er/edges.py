@@ -20,17 +20,20 @@ from .cardinalities import assign_cardinalities, glyph_cardinalities
 from .crowsfoot import has_bar, is_crowsfoot
 from .cut_glyphs import glyph_boxes, group_box, read_words
 from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
-from .labels import CARDINALITY, RANGE, cardinality_text, clean_label
+from .labels import CARDINALITY, RANGE, cardinality_text, clean_label, snap_name
 from .links import Link
 from .ports import end_direction
 
 
 def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
                        names: dict[int, str], cards_used: set[int],
-                       connectors: list[Connector]) -> list[Relationship]:
+                       connectors: list[Connector],
+                       columns: set[str] = frozenset()) -> list[Relationship]:
     """Relationships drawn as a line straight between two entity boxes (schema style):
     the name is the nearest free word that is no cardinality, the cardinalities the
-    ones nearest each end."""
+    ones nearest each end.  A name often is a column of a table it joins (a foreign
+    key), and a line running through its label garbles it: a reading close to one of
+    the page's ``columns`` alone is that column (:func:`~.labels.snap_name`)."""
     th = inv.scale.text_height
     lines = [ln for ln in links if ln.a in names and ln.b in names
              and role.get(ln.a) == "entity" and role.get(ln.b) == "entity"
@@ -38,7 +41,8 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
     if not lines:
         return []
     words = [(k, t) for k, t in enumerate(inv.texts)
-             if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))]
+             if k not in cards_used and not CARDINALITY.match(cardinality_text(t.text))
+             and not end_mark_word(t, lines, th)]
     pairs = []
     for wi, (_k, t) in enumerate(words):
         for li, ln in enumerate(lines):
@@ -58,18 +62,24 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
             if k in at and len(re.findall(r"[A-Za-z]", inv.texts[k].text)) >= 2:
                 pairs.insert(0, (-1.0, at[k], li))
                 break
-    for _, wi, li in pairs:
-        if wi in used or li in name_of:
-            continue
-        group = _same_row_words(wi, [t for _, t in words], used, th)
-        used.update(group)
-        name_of[li] = clean_label(joiner.join(words[g][1].text for g in group))
-        gb = np.array([words[g][1].bbox for g in group])
-        name_box[li] = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
-                        int(gb[:, 3].max()))
+
+    def take(pairs: list[tuple[float, int, int]]) -> None:
+        for _, wi, li in pairs:
+            if wi in used or li in name_of:
+                continue
+            group = _same_row_words(wi, [t for _, t in words], used, th)
+            used.update(group)
+            name_of[li] = clean_label(joiner.join(words[g][1].text for g in group))
+            gb = np.array([words[g][1].bbox for g in group])
+            name_box[li] = (int(gb[:, 0].min()), int(gb[:, 1].min()), int(gb[:, 2].max()),
+                            int(gb[:, 3].max()))
+
+    take(pairs)
+    take(_off_curve_names(words, lines, used, name_of, th))
     name_of.update(extend_names(inv, lines, name_of, name_box))
     unnamed = [li for li in range(len(lines)) if li not in name_of]
-    name_of.update(recover_names(inv, lines, unnamed))
+    name_of.update(recover_names(inv, lines, unnamed, columns))
+    name_of = {li: snap_name(n, columns) for li, n in name_of.items()}
     ends = [Link(ln.a, ln.b, ln.points) for ln in lines] + \
         [Link(ln.b, ln.a, ln.points[::-1]) for ln in lines]
     cards = end_cardinalities(inv, ends, role, connectors, cards_used)
@@ -80,6 +90,36 @@ def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | 
                                 entities=[names[ln.a], names[ln.b]],
                                 cardinalities=[cards.get(li + n, ""), cards.get(li, "")]))
     return out
+
+
+def _off_curve_names(words: list[tuple[int, TextItem]], lines: list[Link], used: set[int],
+                     name_of: dict[int, str], th: float) -> list[tuple[float, int, int]]:
+    """(distance, word, line) pairs for names written off their line: a spline bends away
+    from the point its label was placed at.  A word left over (two letters or more) whose
+    nearest line is still unnamed, within four text heights of it and at most half as
+    far from it as from any other line."""
+    out = []
+    for wi, (_k, t) in enumerate(words):
+        if wi in used or len(re.findall(r"[A-Za-z]", t.text)) < 2:
+            continue
+        d = sorted((box_to_polyline(t.bbox, ln.points), li) for li, ln in enumerate(lines))
+        if d[0][0] <= 4 * th and d[0][1] not in name_of \
+                and (len(d) == 1 or d[1][0] >= 2 * d[0][0]):
+            out.append((d[0][0], wi, d[0][1]))
+    return sorted(out)
+
+
+def end_mark_word(t: TextItem, lines: list[Link], th: float) -> bool:
+    """Whether free word ``t`` is a line's end mark read as text: fewer than two letters
+    (a crow's foot's circle reads as ``O``, its bar as ``T`` or ``I``) within two text
+    heights of a line's end.  Such a word is no relationship's name."""
+    if len(re.findall(r"[A-Za-z]", t.text)) >= 2:
+        return False
+    p = np.array([q for ln in lines for q in (ln.points[0], ln.points[-1])], float)
+    x1, y1, x2, y2 = t.bbox
+    dx = np.maximum(np.maximum(x1 - p[:, 0], p[:, 0] - x2), 0)
+    dy = np.maximum(np.maximum(y1 - p[:, 1], p[:, 1] - y2), 0)
+    return bool((np.hypot(dx, dy) <= 2 * th).any())
 
 
 def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],
@@ -212,13 +252,15 @@ def _joined(words: list[Word], crop: np.ndarray, joiner: str, th: float) -> str:
                        .split())
 
 
-def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict[int, str]:
+def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
+                  columns: set[str] = frozenset()) -> dict[int, str]:
     """Names of the ``unnamed`` lines read from the glyphs left beside them once shapes,
     free text and lines are taken out: a name the line touches is lost to the free-text
     pass.  Per line, the word piece nearest it (within one and a half text heights, off
     its ends, at least 0.4 text heights tall) and the pieces continuing it on its text
     row, read in one batched OCR call; a reading of two or more letters that is no
-    cardinality, its words joined as the page joins them."""
+    cardinality, its words joined as the page joins them; or, read with other marks
+    (a letter the line cut through), one of the page's ``columns`` it is close to."""
     if not unnamed or inv.ink is None or inv.image is None:
         return {}
     th = inv.scale.text_height
@@ -259,6 +301,8 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int]) -> dict
         if len(re.findall(r"[A-Za-z]", text)) >= 2 and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
                 and not CARDINALITY.match(cardinality_text(text)):
             out[li] = text
+        elif (snapped := snap_name(re.sub(r"[^A-Za-z0-9_ ]", "", text), columns)) in columns:
+            out[li] = snapped
     return out
 
 

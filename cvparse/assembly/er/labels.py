@@ -4,6 +4,7 @@ are cardinalities, and names made unique."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 
 CARDINALITY = re.compile(r"^(\d+|[NnMm*]|\d+\.\.(\d+|[NnMm*])|\{\d+,\s?(\d+|[NnMm*])\})$")
@@ -40,3 +41,55 @@ def unique_name(name: str, taken: set[str]) -> str:
     while f"{name}#{k}" in taken:
         k += 1
     return f"{name}#{k}"
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance between ``a`` and ``b`` (insertions, deletions, substitutions)."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def snap_name(name: str, vocabulary: set[str]) -> str:
+    """``name`` as read, or the one word of ``vocabulary`` (names the page itself writes
+    elsewhere, e.g. its columns) it is a garbled reading of: within one edit per five
+    letters of that word (a letter a line ran through read as ``_`` or lost) and no
+    other word that close, and the name at least five characters long (a short word is too
+    easily near another).  A name the page writes (in any case) is kept as it is."""
+    low = name.lower()
+    if len(name) < 5 or low in {w.lower() for w in vocabulary}:
+        return name
+    close = []
+    for w in vocabulary:
+        if abs(len(w) - len(name)) > len(w) // 5:
+            continue
+        if edit_distance(low, w.lower()) <= len(w) // 5:
+            close.append(w)
+    return close[0] if len(close) == 1 else name
+
+
+def snap_header(name: str, others: list[str]) -> str:
+    """A table's name with each of its words (``_`` or space separated) replaced by the
+    one word of the page (``others``: the other tables' names, every table's columns)
+    that it is a garbled reading of (:func:`snap_name`) and that the page writes more
+    often than it: of two close readings the one read more often is the surer (a
+    word read once may be the misread one).  A word that only adds to or drops letters
+    at one end of the other (``orders`` beside ``order_id``) is another word, kept."""
+    seen = Counter(w.lower() for x in others + [name] for w in re.split(r"[_\s]+", x) if w)
+    pool = {w for x in others for w in re.split(r"[_\s]+", x) if w}
+    parts = re.split(r"([_\s]+)", name)
+    for i in range(0, len(parts), 2):
+        w = parts[i]
+        if not w:
+            continue
+        s = snap_name(w, pool)
+        low, slow = w.lower(), s.lower()
+        if s != w and seen[slow] > seen[low] and not (
+                low.startswith(slow) or slow.startswith(low)
+                or low.endswith(slow) or slow.endswith(low)):
+            parts[i] = s
+    return "".join(parts)

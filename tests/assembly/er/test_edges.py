@@ -162,3 +162,49 @@ def test_a_lone_zero_on_a_written_page_is_the_rest_of_its_range():
     assert written_cardinalities(cards, 6) == {0: "0..N", 1: "0..N", 2: "{0,1}",
                                                3: "0..N", 4: "1", 5: "1"}
     assert written_cardinalities({0: "0"}, 1) == {0: "0"}  # no range to complete it with
+
+
+def test_a_circle_read_as_a_letter_at_a_line_end_is_no_name():
+    """The circle of an ``o{`` end lies on the line and reads as ``O``; the name written
+    beside the line a little farther off is the relationship's."""
+    from cvparse.assembly.er.edges import edge_relationships
+    from cvparse.primitives.items import TextItem
+
+    inv, ends = _marked_page()
+    inv.texts = [TextItem("O", (295, 43, 305, 57)), TextItem("places", (190, 24, 240, 38))]
+    rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
+                              set(), [])
+    assert [r.name for r in rels] == ["places"]
+    # a one-letter word in the middle of the line stays a name
+    inv.texts = [TextItem("R", (200, 36, 210, 48))]
+    rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
+                              set(), [])
+    assert [r.name for r in rels] == ["R"]
+
+
+def test_a_name_placed_off_its_curve_is_still_its_lines():
+    """A spline bends away from the point its label was placed at: the left-over word
+    nearest the unnamed line, a little over one and a half text heights off, names it."""
+    from cvparse.assembly.er.edges import edge_relationships
+    from cvparse.primitives.items import TextItem
+
+    inv, ends = _marked_page()
+    inv.texts = [TextItem("places", (190, 12, 240, 25))]  # 25 px above the upper line
+    role, names = {0: "entity", 1: "entity"}, {0: "A", 1: "B"}
+    assert [r.name for r in edge_relationships(inv, [ends[0]], role, names, set(), [])] \
+        == ["places"]
+    # over four text heights off the lower line: no name of it
+    inv.texts = [TextItem("places", (190, 5, 240, 18))]
+    assert [r.name for r in edge_relationships(inv, [ends[1]], role, names, set(), [])] \
+        == [""]
+
+
+def test_a_garbled_name_is_snapped_to_the_column_it_reads_for():
+    from cvparse.assembly.er.edges import edge_relationships
+    from cvparse.primitives.items import TextItem
+
+    inv, ends = _marked_page()
+    inv.texts = [TextItem("enti_y_id", (190, 36, 250, 48))]
+    rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
+                              set(), [], {"entity_id", "user_id"})
+    assert [r.name for r in rels] == ["entity_id"]
