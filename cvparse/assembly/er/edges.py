@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from .ports import end_direction
 def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
                        names: dict[int, str], cards_used: set[int],
                        connectors: list[Connector],
-                       columns: set[str] = frozenset()) -> list[Relationship]:
+                       columns: AbstractSet[str] = frozenset()) -> list[Relationship]:
     """Relationships drawn as a line straight between two entity boxes (schema style):
     the name is the nearest free word that is no cardinality, the cardinalities the
     ones nearest each end.  A name often is a column of a table it joins (a foreign
@@ -253,7 +254,7 @@ def _joined(words: list[Word], crop: np.ndarray, joiner: str, th: float) -> str:
 
 
 def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
-                  columns: set[str] = frozenset()) -> dict[int, str]:
+                  columns: AbstractSet[str] = frozenset()) -> dict[int, str]:
     """Names of the ``unnamed`` lines read from the glyphs left beside them once shapes,
     free text and lines are taken out: a name the line touches is lost to the free-text
     pass.  Per line, the word piece nearest it (within one and a half text heights, off

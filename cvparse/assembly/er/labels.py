@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Set as AbstractSet
 
 
 CARDINALITY = re.compile(r"^(\d+|[NnMm*]|\d+\.\.(\d+|[NnMm*])|\{\d+,\s?(\d+|[NnMm*])\})$")
@@ -54,7 +55,7 @@ def edit_distance(a: str, b: str) -> int:
     return prev[-1]
 
 
-def snap_name(name: str, vocabulary: set[str]) -> str:
+def snap_name(name: str, vocabulary: AbstractSet[str]) -> str:
     """``name`` as read, or the one word of ``vocabulary`` (names the page itself writes
     elsewhere, e.g. its columns) it is a garbled reading of: within one edit per five
     letters of that word (a letter a line ran through read as ``_`` or lost) and no
