@@ -223,18 +223,18 @@ def _end_window(dark: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
 
 
 def _dashed(dark: np.ndarray, points: np.ndarray, skip: tuple[float, float],
-            stroke: float, text_height: float, contrast: np.ndarray | None = None,
-            hidden: list[tuple[int, int, int, int]] = ()) -> bool | None:
+            stroke: float, text_height: float, contrast: np.ndarray | None = None
+            ) -> bool | None:
     """Is the line between the two end markers drawn dashed?  ``None`` if too little of
     it is left to tell.
 
     Samples the polyline every pixel, leaving out ``skip[0]`` / ``skip[1]`` pixels at
-    the start / end (the markers) and the stretches behind the boxes in ``hidden``.
-    Each sample takes the most ink within one pixel across the line, none along it: a
-    dilation would close the gaps of a fine dash pattern (2 px gaps between 3 px
-    dashes).  With ``contrast`` (every pixel's colour distance from the page) a sample
-    is ink where it has at least :data:`DASH_CONTRAST` of the line's own contrast: a
-    thin anti-aliased line that the ink mask breaks here and there keeps some contrast
+    the start / end (the markers).  Each sample takes the most ink within one pixel
+    across the line, none along it: a dilation would close the gaps of a fine dash
+    pattern (2 px gaps between 3 px dashes).  With ``contrast`` (every pixel's colour
+    distance from the page) a sample is ink where it has at least
+    :data:`DASH_CONTRAST` of the line's own contrast: a thin anti-aliased line that the
+    ink mask breaks here and there keeps some contrast
     everywhere, a dash gap has the page's colour.
     """
     seg = np.diff(points, axis=0)
@@ -246,10 +246,6 @@ def _dashed(dark: np.ndarray, points: np.ndarray, skip: tuple[float, float],
     ts = np.arange(skip[0], total - skip[1], 1.0)
     xs = np.interp(ts, along, points[:, 0])
     ys = np.interp(ts, along, points[:, 1])
-    shown = np.ones(ts.size, bool)
-    for x1, y1, x2, y2 in hidden:
-        shown &= ~((xs >= x1) & (xs <= x2) & (ys >= y1) & (ys <= y2))
-    ts, xs, ys = ts[shown], xs[shown], ys[shown]
     if ts.size < max(4, stroke + 1):
         return None
     k = np.clip(np.searchsorted(along, ts, side="right") - 1, 0, len(seg) - 1)
@@ -365,7 +361,7 @@ def _relation(style: str, markers: tuple[str, str]) -> tuple[str, int, bool]:
     return ("dependency" if dashed else "association"), 0, False
 
 
-def _crosses_box(points: np.ndarray, boxes: list[Box], ends: tuple[int, ...],
+def _crosses_box(points: np.ndarray, boxes: list[Box], ends: tuple[int, int],
                  stroke: float) -> bool:
     """Does the polyline run through a box other than its two end boxes?  Such a trace
     is two relations merged through the box between them, not one."""
@@ -382,92 +378,12 @@ def _crosses_box(points: np.ndarray, boxes: list[Box], ends: tuple[int, ...],
     return False
 
 
-def _box_side(point: tuple[float, float], box: tuple[int, int, int, int]) -> int:
-    """The side of ``box`` nearest ``point``: 0 left, 1 top, 2 right, 3 bottom."""
-    x1, y1, x2, y2 = box
-    return int(np.argmin([abs(point[0] - x1), abs(point[1] - y1),
-                          abs(point[0] - x2), abs(point[1] - y2)]))
-
-
-BEHIND_TURN = 0.8
-"""Two line ends at one box join behind it when each heads for the other within about
-35 degrees (cosine)."""
-BEHIND_REACH = 8.0
-"""... and they lie at most this many text heights apart."""
-
-
-def _behind_boxes(connectors: list[Connector], boxes: list[Box], th: float
-                  ) -> tuple[list[Connector], dict[int, set[int]]]:
-    """The connectors with the pieces of a line drawn behind a box joined into one, and
-    for each joined connector (by ``id``) the boxes it passes behind.
-
-    Where a line runs behind a class box it meets (a curved relation line between two
-    other boxes, drawn under the boxes), tracing with the boxes cleared cuts it in two
-    pieces ending at the box.  They are told from two relations ending there by their
-    headings: each piece heads for the other's end, past a corner or along a side of the
-    box (never across it to the opposite side), and the straight join passes well off
-    the box's centre, which a line attached to the box points at.
-    """
-    back = 2.5 * th
-    ends = []
-    for ci, c in enumerate(connectors):
-        if len(c.points) < 2:
-            continue
-        for e, pts in enumerate((c.points[::-1], c.points)):
-            far, u = _approach(pts, back)
-            if not u.any():
-                continue
-            reach = float(np.linalg.norm(pts[-1] - far)) + 3 * th
-            box, hit = _hit_box(far, u, boxes, reach)
-            if box is not None:
-                ends.append((ci, e, box, np.asarray(pts[-1], float), u, hit))
-    pairs = []
-    for i, (ci, ei, bi, pi, ui, hi) in enumerate(ends):
-        for cj, ej, bj, pj, uj, hj in ends[i + 1:]:
-            if cj == ci or bj != bi:
-                continue
-            chord = pj - pi
-            d = float(np.linalg.norm(chord))
-            if not 0 < d <= BEHIND_REACH * th:
-                continue
-            chord /= d
-            if float(ui @ chord) < BEHIND_TURN or float(-uj @ chord) < BEHIND_TURN:
-                continue
-            x1, y1, x2, y2 = boxes[bi].bbox
-            if (_box_side(hi, boxes[bi].bbox) - _box_side(hj, boxes[bi].bbox)) % 4 == 2:
-                continue  # across the box: two lines attached to it
-            centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
-            rel = centre - pi
-            off = abs(float(chord[0] * rel[1] - chord[1] * rel[0]))
-            if off <= 0.25 * min(x2 - x1, y2 - y1):
-                continue
-            pairs.append((d, ci, ei, cj, ej, bi))
-    used: set[int] = set()
-    joined, behind = [], {}
-    for _, ci, ei, cj, ej, bi in sorted(pairs):
-        if ci in used or cj in used:
-            continue
-        used |= {ci, cj}
-        a, b = connectors[ci], connectors[cj]
-        pa = a.points if ei == 1 else a.points[::-1]  # ends at the box
-        pb = b.points if ej == 0 else b.points[::-1]  # starts at the box
-        end_a = a.ends[0] if ei == 1 else a.ends[1]  # the far ends, kept
-        end_b = b.ends[1] if ej == 0 else b.ends[0]
-        c = Connector(points=np.concatenate([pa, pb]), ends=(end_a, end_b),
-                      style=a.style, width=a.width, colour=a.colour)
-        behind[id(c)] = {bi}
-        joined.append(c)
-    return [c for k, c in enumerate(connectors) if k not in used] + joined, behind
-
-
 def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list[Box],
-                   stroke: float, th: float, behind: set[int] = frozenset(),
-                   contrast: np.ndarray | None = None
+                   stroke: float, th: float, contrast: np.ndarray | None = None
                    ) -> tuple[tuple[int, int], tuple[EndWindow, EndWindow], str] | None:
     """The two boxes a connector joins, its two end windows and its line style, or
     ``None`` if it does not join two different boxes.  ``free`` is the ink outside the
-    boxes (see :func:`_without_boxes`); ``behind``: boxes the line is known to pass
-    behind (see :func:`_behind_boxes`); ``contrast``: the page's colour distance from
+    boxes (see :func:`_without_boxes`); ``contrast``: the page's colour distance from
     the paper, which the line style is read on (see :func:`_dashed`)."""
     back = 2.5 * th
     hits = []
@@ -480,8 +396,7 @@ def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list
             return None
         hits.append((box, _border_tip(dark, hit, u, stroke, boxes[box].bbox), u))
     (a, ta, ua), (b, tb, ub) = hits
-    if a == b or a in behind or b in behind or _crosses_box(
-            c.points, boxes, (a, b, *behind), stroke):
+    if a == b or _crosses_box(c.points, boxes, (a, b), stroke):
         return None
     gap = float(np.hypot(ta[0] - tb[0], ta[1] - tb[1]))
     length = max(3.0, min(back, 0.85 * gap))
@@ -505,11 +420,8 @@ def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list
         if not w.marker_span:
             away += w.lead  # a bare end keeps its blank: it may be the gap after a dash
         skips.append(max(stroke, w.marker_span + stroke - away))
-    pad = 2 * stroke + 2
-    hidden = [(boxes[k].bbox[0] - pad, boxes[k].bbox[1] - pad, boxes[k].bbox[2] + pad,
-               boxes[k].bbox[3] + pad) for k in behind]
     dashed = _dashed(dark, np.asarray(c.points, float), (skips[0], skips[1]), stroke, th,
-                     contrast, hidden)
+                     contrast)
     style = c.style if dashed is None else ("dashed" if dashed else "solid")
     return (a, b), windows, style
 
@@ -591,15 +503,13 @@ def assemble_uml(inv: Inventory, connectors: list[Connector]) -> UMLModel:
     kept: dict[frozenset, list[np.ndarray]] = {}
     # straight bridges first: between close boxes the tracer may follow a marker's
     # outline into the line and return a bent piece that is no better than the bridge
-    connectors, behind = _behind_boxes(connectors, boxes, th)
     contrast = None if inv.image is None else colour_distance(inv.image, inv.background)
     ordered = _bridges(boxes, dark, th) + sorted(connectors, key=lambda c: -c.length)
     bordered = {b.bbox for b in class_boxes(inv)}
     free = _without_boxes(dark, boxes, stroke, [b.bbox not in bordered for b in boxes],
                           inv.image, inv.background)
     for c in ordered:
-        line = _relation_line(dark, free, c, boxes, stroke, th, behind.get(id(c), set()),
-                              contrast)
+        line = _relation_line(dark, free, c, boxes, stroke, th, contrast)
         if line is None:
             continue
         pair = frozenset(line[0])

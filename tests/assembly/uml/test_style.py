@@ -202,30 +202,3 @@ def test_fine_dashes_are_dashed_and_a_broken_hairline_is_not():
     hairline = np.array([[10.0, 30.0], [110.0, 30.0]])
     assert _dashed(dark, dashes, (1.0, 1.0), 1.0, 10.0, contrast) is True
     assert _dashed(dark, hairline, (1.0, 1.0), 1.0, 10.0, contrast) is False
-
-
-def test_line_drawn_behind_a_box_is_joined_into_one():
-    # two pieces of one line cut by the box (40..80, 40..80) it runs behind: in at the
-    # left side near the bottom corner, out at the bottom side near that corner
-    from cvparse.assembly.uml.assemble import _behind_boxes
-    from cvparse.connectors.lines import Connector, End
-    from cvparse.primitives.boxes import Box
-
-    boxes = [Box(bbox=(40, 40, 80, 80), separators=[])]
-
-    def piece(points):
-        p = np.array(points, float)
-        d0 = (p[0] - p[1]) / np.linalg.norm(p[0] - p[1])
-        d1 = (p[-1] - p[-2]) / np.linalg.norm(p[-1] - p[-2])
-        return Connector(points=p, ends=(End(tuple(p[0]), tuple(d0)),
-                                         End(tuple(p[-1]), tuple(d1))))
-
-    a = piece([(0, 48), (20, 59), (37, 70)])
-    b = piece([(58, 83), (80, 95), (100, 106)])
-    joined, behind = _behind_boxes([a, b], boxes, 10.0)
-    assert len(joined) == 1 and behind[id(joined[0])] == {0}
-    # two lines attached to the box on opposite sides stay two
-    c = piece([(20, 60), (37, 60)])
-    e = piece([(83, 60), (100, 60)])
-    joined, _ = _behind_boxes([c, e], boxes, 10.0)
-    assert len(joined) == 2
