@@ -1,6 +1,7 @@
 """Shape links of lines that merge into another line just before a shape."""
 
 import numpy as np
+import pytest
 
 from cvparse.assembly.er.links import merged_ends, shape_links
 from cvparse.connectors.lines import Connector, End
@@ -31,17 +32,13 @@ def test_line_merging_before_a_box_is_linked_to_the_box():
     assert pairs == {frozenset((0, 2)), frozenset((1, 2))}
 
 
-def test_line_landing_far_from_the_ends_stays_loose():
+@pytest.mark.parametrize("tip, direction", [
+    ((260.0, 110.0), (0.7, -0.7)),    # lands on the other line far from its end
+    ((388.0, 175.0), (0.2, -0.98)),   # meets the other line at a wide angle
+], ids=["far-from-the-ends", "wide-angle"])
+def test_line_that_does_not_merge_before_the_box_stays_loose(tip, direction):
     inv, conns = _page()
     c = conns[1]
-    conns[1] = Connector(points=np.array([[150.0, 120.0], [260.0, 110.0]]),
-                         ends=(c.ends[0], End((260.0, 110.0), (0.7, -0.7), on_connector=0)))
-    assert merged_ends(inv, conns) == {}
-
-
-def test_line_meeting_at_a_wide_angle_stays_loose():
-    inv, conns = _page()
-    c = conns[1]
-    conns[1] = Connector(points=np.array([[150.0, 120.0], [388.0, 175.0]]),
-                         ends=(c.ends[0], End((388.0, 175.0), (0.2, -0.98), on_connector=0)))
+    conns[1] = Connector(points=np.array([[150.0, 120.0], tip]),
+                         ends=(c.ends[0], End(tip, direction, on_connector=0)))
     assert merged_ends(inv, conns) == {}
