@@ -10,6 +10,7 @@ Trained by ``tools/train_symbols.py``; see ``models/symbols.md``.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -186,9 +187,15 @@ def classify_crops(crops: np.ndarray, path: Path | None = None) -> np.ndarray | 
 
 
 def classify_views(mask: np.ndarray, views: list[EndView]) -> np.ndarray | None:
-    """Class probabilities for several ends of one page, batched in one network run."""
+    """Class probabilities for several ends of one page, batched in one network run;
+    ``None``, with a warning (shown once per place by Python's default filter), when the
+    model cannot be loaded: a broken install should not pass for a working one."""
     if not views:
         return np.zeros((0, len(CLASSES)), np.float32)
     if not available():
+        warnings.warn(
+            f"cvparse: the end-marker model ({MODEL_NAME}) or onnxruntime is missing; "
+            "arrowheads are read by geometry alone, which misses more of them",
+            RuntimeWarning, stacklevel=2)
         return None
     return classify_crops(np.stack([end_crop(mask, v) for v in views]))

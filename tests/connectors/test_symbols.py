@@ -51,7 +51,8 @@ def test_advance_to_tip_walks_through_the_head():
 def test_missing_model_means_no_opinion(monkeypatch):
     monkeypatch.setattr(symbols, "model_path", lambda: None)
     mask, tip, d = draw_end("arrow", 16, 0)
-    assert classify_views(mask, [EndView(tip, d, 16)]) is None
+    with pytest.warns(RuntimeWarning, match="end-marker model"):
+        assert classify_views(mask, [EndView(tip, d, 16)]) is None
     assert classify_crops(np.zeros((1, CROP, CROP), np.float32)) is None
 
 
