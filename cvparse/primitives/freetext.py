@@ -517,3 +517,18 @@ def free_words(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], scale: Sca
         w.ink = ink[ey1:ey2, ex1:ex2] & ~lines[ey1:ey2, ex1:ex2]
     inked_lines = lines & ink
     return words, [word_crop(rgb, labels, w, background, inked_lines, scale) for w in words]
+
+
+WRAP_GAP = 0.8
+"""Most text heights between a wrapped label's lines (the leading a label is set with)."""
+
+
+def wrapped_tail(box: tuple[int, int, int, int], lines: list[tuple[int, int, int, int]],
+                 text_height: float) -> bool:
+    """Whether ``box`` sits right under one of the text ``lines``, within its width: the
+    last line of a label wrapped inside a word ("Capacito" over "r"), which a line end or
+    speck beside a label does not do."""
+    x1, y1, x2, y2 = box
+    slack = 0.25 * text_height
+    return any(0 <= y1 - b[3] <= WRAP_GAP * text_height
+               and b[0] - slack <= x1 and x2 <= b[2] + slack for b in lines)

@@ -157,3 +157,13 @@ def test_line_passing_a_word_corner_is_no_tip():
     lines[:] = 0
     cv2.line(lines, (22, 34), (33, 22), 1, 2)  # the same line ending in the first letter
     assert _line_tips_in(own, lines.astype(bool), (30, 20, 70, 40), (28, 18), scale).any()
+
+
+def test_wrapped_tail_sits_right_under_a_line_within_its_width():
+    from cvparse.primitives.freetext import wrapped_tail
+
+    line = (100, 50, 164, 62)  # "Capacito", text height 13
+    assert wrapped_tail((130, 65, 135, 72), [line], 13)  # its "r", one leading under it
+    assert not wrapped_tail((130, 90, 135, 97), [line], 13)  # two lines further down
+    assert not wrapped_tail((175, 65, 180, 72), [line], 13)  # off to the side
+    assert not wrapped_tail((130, 40, 135, 47), [line], 13)  # above it
