@@ -17,7 +17,7 @@ from .arrowheads import clear_of_line, head_sides_many, run_on
 from .dashrows import cut_run_ends, dash_runs, extend_runs, in_words, line_piece, run_gaps
 from .items import Scale, Shape
 from ..arrays import colour_distance, components
-from .strokes import hull_share, is_straight_stroke, solid, touching_letters
+from .strokes import hull_share, is_straight_stroke, solid, stemmed_pair, touching_letters
 
 
 @dataclass
@@ -205,6 +205,12 @@ def _wedge(own: np.ndarray) -> bool:
     return min(w, h) >= 0.6 * max(w, h) and max(w, h) >= 4 and hull_share(own) >= 0.85
 
 
+def _run_together(own: np.ndarray, scale: Scale) -> bool:
+    """Letters run together into one piece (:func:`touching_letters`,
+    :func:`stemmed_pair`), not a line or marker."""
+    return touching_letters(own, scale.stroke) or stemmed_pair(own, scale.text_height)
+
+
 def _too_big_for_glyph(w: int, h: int, text_height: float) -> bool:
     return h > 1.1 * text_height or w > 1.5 * text_height
 
@@ -231,9 +237,9 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
     n, labels, stats, _ = components(outside.astype(np.uint8), 8)
     big_ids = [i for i in range(1, n)
                if _too_big_for_glyph(stats[i, 2], stats[i, 3], th)
-               and not (stats[i, 3] <= 1.1 * th and touching_letters(
+               and not (stats[i, 3] <= 1.1 * th and _run_together(
                    labels[stats[i, 1]:stats[i, 1] + stats[i, 3],
-                          stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, scale.stroke))]
+                          stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, scale))]
     is_big = np.zeros(n, bool)
     is_big[big_ids] = True
     big = is_big[labels]  # a lookup per pixel: np.isin compares the page once per label
@@ -258,7 +264,7 @@ def glyph_components(ink: np.ndarray, shapes: list[Shape], scale: Scale
         if max(w, h) < 0.2 * th or h > 1.1 * th:
             continue
         own = labels[y:y + h, x:x + w] == i
-        if w > 1.5 * th and not touching_letters(own, scale.stroke):
+        if w > 1.5 * th and not _run_together(own, scale):
             continue
         ys, xs = np.nonzero(own)
         flat = h <= 2 * scale.stroke + 1 and w <= th  # an underscore, kept to join words
@@ -517,3 +523,18 @@ def free_words(rgb: np.ndarray, ink: np.ndarray, shapes: list[Shape], scale: Sca
         w.ink = ink[ey1:ey2, ex1:ex2] & ~lines[ey1:ey2, ex1:ex2]
     inked_lines = lines & ink
     return words, [word_crop(rgb, labels, w, background, inked_lines, scale) for w in words]
+
+
+WRAP_GAP = 0.8
+"""Most text heights between a wrapped label's lines (the leading a label is set with)."""
+
+
+def wrapped_tail(box: tuple[int, int, int, int], lines: list[tuple[int, int, int, int]],
+                 text_height: float) -> bool:
+    """Whether ``box`` sits right under one of the text ``lines``, within its width: the
+    last line of a label wrapped inside a word ("Capacito" over "r"), which a line end or
+    speck beside a label does not do."""
+    x1, y1, x2, y2 = box
+    slack = 0.25 * text_height
+    return any(0 <= y1 - b[3] <= WRAP_GAP * text_height
+               and b[0] - slack <= x1 and x2 <= b[2] + slack for b in lines)

@@ -17,7 +17,7 @@ import numpy as np
 from .dashed import dashed_regions
 from .double import outer_border
 from .items import Inventory, Scale, Shape, TextItem
-from .freetext import free_words
+from .freetext import free_words, wrapped_tail
 from .halos import closed_by_heads
 from .glyphs import (LETTER_SYMBOLS, is_bar, is_single_glyph, one_letter, repeat_glyph,
                      tight)
@@ -637,7 +637,7 @@ def free_texts(words: list, word_crops: list[np.ndarray], read: list, own: list[
     heights ``own``) that read as text, as text items; their ink is added to
     ``text_mask``.  Readings with no letter, of low confidence, an arrowhead read as a
     letter, implausible words and words far wider than their letters are dropped."""
-    texts = []
+    texts, kept, tails = [], [], []
     for wb, crop, ws, g in zip(words, word_crops, read, own):
         text = join_label(ws, crop, False, g or glyph)
         conf = float(np.mean([x.confidence for x in ws])) if ws else 0.0
@@ -648,12 +648,29 @@ def free_texts(words: list, word_crops: list[np.ndarray], read: list, own: list[
         if wb.touches_line and text in ARROWHEAD_READINGS:
             continue
         text = _without_end_dashes(text.translate(LETTER_SYMBOLS))
+        if _lone_small_letter(text):
+            tails.append((TextItem(text=text, bbox=wb.bbox, confidence=conf), wb))
+            continue
         if not _plausible_word(text):
             continue
         x1, y1, x2, y2 = wb.bbox
         if x2 - x1 > (len(text) + 2) * scale.text_height:
             continue  # far wider than its letters: glyphs chained through marker debris
         texts.append(TextItem(text=text, bbox=wb.bbox, confidence=conf))
+        kept.append(wb)
+    lines = [t.bbox for t in texts]
+    for item, wb in tails:
+        if wrapped_tail(item.bbox, lines, scale.text_height):
+            texts.append(item)
+            kept.append(wb)
+    for wb in kept:
         x1, y1, x2, y2 = wb.extent or wb.bbox
         text_mask[y1:y2, x1:x2] |= ink[y1:y2, x1:x2] if wb.ink is None else wb.ink
     return texts
+
+
+def _lone_small_letter(text: str) -> bool:
+    """One lower-case letter: a line end or marker fragment read as a letter, unless it
+    stands where a wrapped label puts the last letter of a word it broke
+    (:func:`wrapped_tail`)."""
+    return len(text) == 1 and text.isalpha() and text.islower()

@@ -94,6 +94,18 @@ def erase_rulings(rgb: np.ndarray, background: tuple[int, int, int] | None = Non
     erase = across | down.T | (faint & rows[:, None] & cols[None, :])
     if not erase.any():
         return rgb
+    erase |= _ruling_colour_runs(rgb, faint, erase, rows, cols)
     out = rgb.copy()
     out[erase] = np.asarray(bg, rgb.dtype)
     return out
+
+
+def _ruling_colour_runs(rgb: np.ndarray, faint: np.ndarray, found: np.ndarray,
+                        rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """The faint pixels on the rulings' rows and columns in the rulings' own colour:
+    where a ruling runs along the edge of a faint fill (a light tile laid out on the
+    grid) it is not thin there, yet it is the ruling, and left standing it closes the
+    fill into a box or joins a frame to its neighbours."""
+    colour = np.median(rgb[found], axis=0)
+    own = faint & (colour_distance(rgb, tuple(int(v) for v in colour)) <= PAGE_NOISE)
+    return own & (rows[:, None] | cols[None, :])

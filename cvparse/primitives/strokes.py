@@ -51,6 +51,17 @@ def touching_letters(own: np.ndarray, stroke: float) -> bool:
     return bool(tall.mean() >= 0.3)
 
 
+def stemmed_pair(own: np.ndarray, text_height: float) -> bool:
+    """Two letters kerned into one piece at a small size ("EA", "CT"): no wider than two
+    letters, at least two thirds of a text height tall, with a stem (a column inked over
+    nine tenths of the piece's height), which a flat stretch of line or curve that short
+    never has.  Letters of mostly level strokes fail :func:`touching_letters`."""
+    h, w = own.shape
+    if w > 2.0 * text_height or h < 0.6 * text_height:
+        return False
+    return bool((own.sum(axis=0) >= 0.9 * h).any())
+
+
 def inked_along(ink: np.ndarray, p: np.ndarray, q: np.ndarray, r: int) -> bool:
     """Ink all along the straight run from ``p`` to ``q`` (within ``r`` px of it; with
     ``q`` at ``p``, ink near that point)."""

@@ -157,3 +157,46 @@ def test_line_passing_a_word_corner_is_no_tip():
     lines[:] = 0
     cv2.line(lines, (22, 34), (33, 22), 1, 2)  # the same line ending in the first letter
     assert _line_tips_in(own, lines.astype(bool), (30, 20, 70, 40), (28, 18), scale).any()
+
+
+def test_wrapped_tail_sits_right_under_a_line_within_its_width():
+    from cvparse.primitives.freetext import wrapped_tail
+
+    line = (100, 50, 164, 62)  # "Capacito", text height 13
+    assert wrapped_tail((130, 65, 135, 72), [line], 13)  # its "r", one leading under it
+    assert not wrapped_tail((130, 90, 135, 97), [line], 13)  # two lines further down
+    assert not wrapped_tail((175, 65, 180, 72), [line], 13)  # off to the side
+    assert not wrapped_tail((130, 40, 135, 47), [line], 13)  # above it
+
+
+def _kerned_ea() -> np.ndarray:
+    """"EA" run together into one piece, 9 px capitals (an 11 px font), 1-2 px strokes."""
+    pair = np.zeros((9, 17), np.uint8)
+    pair[:, 0:2] = 1  # the E's stem
+    pair[[0, 4], 2:7] = 1  # its bars; the bottom one runs into the A's foot
+    pair[8, 2:9] = 1
+    cv2.line(pair, (8, 8), (12, 0), 1, 1)  # the A's legs and bar
+    cv2.line(pair, (12, 0), (16, 8), 1, 1)
+    pair[5, 10:15] = 1
+    return pair.astype(bool)
+
+
+def test_two_kerned_capitals_with_a_stem_are_a_pair_not_a_line():
+    from cvparse.primitives.strokes import stemmed_pair
+
+    diagonal = np.zeros((9, 17), bool)  # a piece of a slanted line, as long
+    for x in range(17):
+        y = int(round(x * 8 / 16))
+        diagonal[max(0, y - 1):y + 1, x] = True
+    assert stemmed_pair(_kerned_ea(), 11.25)
+    assert not stemmed_pair(diagonal, 11.25)
+    assert not stemmed_pair(np.ones((9, 30), bool), 11.25)  # wider than two letters
+
+
+def test_capitals_run_together_at_a_small_size_stay_glyphs():
+    ink = np.zeros((40, 80), bool)
+    ink[15:24, 20:37] = _kerned_ea()
+    ink[15:24, 40:42] = ink[15:24, 46:48] = True  # an H beside it
+    ink[19, 42:46] = True
+    labels, glyphs, stats, _, _ = glyph_components(ink, [], Scale(stroke=2, text_height=11.25))
+    assert labels[19, 20] in glyphs and labels[19, 41] in glyphs

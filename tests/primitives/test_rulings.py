@@ -63,3 +63,20 @@ def test_a_tinted_fill_and_a_few_light_lines_are_no_rulings():
         d.line([(0, 260), (399, 260)], fill=RULE, width=1)
     rgb = _page(draw, _diagram)
     assert erase_rulings(rgb) is rgb
+
+
+def test_a_ruling_along_a_light_tile_edge_goes_too():
+    """A light tile laid out on the grid: where a ruling runs along its edge the ruling is
+    not thin (the tile beside it is faint too), yet it is still the ruling."""
+    def draw(d):
+        _grid(d)
+        d.rectangle([201, 101, 249, 149], fill=(245, 245, 245))  # inside one grid cell
+        d.line([(215, 135), (235, 115)], fill=INK, width=3)  # the tile's glyph
+
+    rgb = _page(lambda d: None, draw)
+    out = erase_rulings(rgb)
+    rule = np.abs(rgb.astype(int) - RULE).sum(axis=2) == 0
+    assert rule[100, 190:260].all() and rule[90:160, 200].all()  # the rulings by the tile
+    assert (np.abs(out[rule].astype(int) - PAGE).sum(axis=1) == 0).all()
+    tile = (np.abs(rgb.astype(int) - (245, 245, 245)).sum(axis=2) == 0)
+    assert (out[tile] == rgb[tile]).all()

@@ -13,6 +13,7 @@ from ...connectors.lines import Connector, End
 from ...model import Edge, Graph, Node
 from ...params import GraphParams
 from ...primitives.clusters import clusters_of
+from ...primitives.freetext import wrapped_tail
 from ...primitives.items import Inventory, Shape
 from ...primitives.phantoms import sides_run_on
 from ...primitives.strokes import inked_along
@@ -594,10 +595,14 @@ def free_labels(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     lines and lines stacked into labels."""
     th = inv.scale.text_height
     # Text lower than a letter is a marker fragment read as one, unless it reads as a
-    # word: a wrapped label's last line may hold only small letters ("mer", "ance").
-    free = [(t.text, list(t.bbox)) for t in inv.texts
-            if not _inside_shape(inv, t.bbox) and not any(_contains(b, t.bbox) for b in skip)
-            and (t.bbox[3] - t.bbox[1] >= 0.55 * th or _alnum(t.text) >= WORD_LETTERS)]
+    # word ("mer", "ance") or stands right under a line as a wrapped label's last line
+    # ("or", "r").
+    outside = [(t.text, list(t.bbox)) for t in inv.texts
+               if not _inside_shape(inv, t.bbox) and not any(_contains(b, t.bbox) for b in skip)]
+    tall = [b[3] - b[1] >= 0.55 * th or _alnum(t) >= WORD_LETTERS for t, b in outside]
+    lines = [tuple(b) for (_, b), ok in zip(outside, tall) if ok]
+    free = [(t, b) for (t, b), ok in zip(outside, tall)
+            if ok or wrapped_tail((b[0], b[1], b[2], b[3]), lines, th)]
     return _stack_lines(_join_line_words(free, th), th)
 
 

@@ -457,6 +457,30 @@ def test_a_wrapped_label_whose_last_line_has_only_small_letters_keeps_it():
     assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltagesensor"]
 
 
+def test_a_wrapped_label_broken_before_its_last_letter_keeps_it():
+    """"Voltag" / "e" (a label wrapped inside a word): the lone small letter on the
+    last line is no line-end fragment, since it sits right under the line it ends."""
+    img, draw = canvas(300, 200)
+    draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
+    draw.text((112, 92), "Voltag", fill=(0, 0, 0), font=font(16))
+    draw.text((134, 111), "e", fill=(0, 0, 0), font=font(16))
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltage"]
+
+
+def test_a_lone_small_letter_beside_a_label_stays_out():
+    img, draw = canvas(300, 200)
+    draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
+    draw.text((112, 92), "Voltag", fill=(0, 0, 0), font=font(16))
+    draw.text((230, 111), "e", fill=(0, 0, 0), font=font(16))
+    rgb = to_array(img)
+    inv = build_inventory(rgb)
+    inv.image = rgb
+    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltag"]
+
+
 def _rect_shape(box: tuple[int, int, int, int], label: str, fill=(255, 255, 255)) -> Shape:
     x1, y1, x2, y2 = box
     filled = np.ones((y2 - y1, x2 - x1), bool)
