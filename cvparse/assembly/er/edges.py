@@ -153,16 +153,32 @@ def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | No
 
 def written_cardinalities(cards: dict[int, str], n: int) -> dict[int, str]:
     """The cardinality of each of ``n`` line ends on a page that writes ranges at every
-    end, from those read (``cards``).  A lone ``0`` is no cardinality (nothing can be
-    at most none): the rest of a range the line cut off, the range starting with
-    ``0`` the page writes most.  An end left without a reading gets ``1``, the label
-    OCR and glyph matching lose most (one thin upright glyph)."""
+    end, from those read (``cards``); ends ``k`` and ``k + n / 2`` are one line's two.
+    A lone ``0`` is no cardinality (nothing can be at most none): the rest of a range
+    the line cut off, the range starting with ``0`` the page writes most.  An end left
+    without a reading faces the other end's multiplicity: where that end reads a one
+    (``1``, ``{0,1}``), the many-range the page writes most (a line joins a key to the
+    rows that refer to it; a range's glyphs, dots and all, are what a dashed line
+    touching them loses); else ``1``, the label OCR and glyph matching lose most (one
+    thin upright glyph)."""
     zero = Counter(c for c in cards.values() if RANGE.match(c) and c.lstrip("{").startswith("0"))
+    many = Counter(c for c in cards.values() if RANGE.match(c) and is_many(c))
     out = {}
     for k in range(n):
-        c = cards.get(k, "1")
+        c = cards.get(k)
+        if c is None:
+            other = cards.get((k + n // 2) % n) if n % 2 == 0 else None
+            c = many.most_common(1)[0][0] if other is not None and many \
+                and not is_many(other) and other != "0" else "1"
         out[k] = zero.most_common(1)[0][0] if c == "0" and zero else c
     return out
+
+
+def is_many(card: str) -> bool:
+    """Whether a cardinality allows many: ``N``, ``M``, ``*`` or a number above one at
+    its upper end (``0..N``, ``{1,*}``, ``2``)."""
+    top = re.split(r"\.\.|,", card.strip("{}"))[-1].strip()
+    return top.upper() in ("N", "M", "*") or (top.isdigit() and int(top) > 1)
 
 
 def end_marks(inv: Inventory, ends: list[Link], role: dict[int, str | None]

@@ -208,3 +208,15 @@ def test_a_garbled_name_is_snapped_to_the_column_it_reads_for():
     rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
                               set(), [], {"entity_id", "user_id"})
     assert [r.name for r in rels] == ["entity_id"]
+
+
+def test_an_unread_end_faces_the_other_ends_multiplicity():
+    """On a page that writes ranges, an end without a reading opposite a one is the
+    many-range the page writes most; opposite a many, or with nothing read, ``1``."""
+    from cvparse.assembly.er.edges import written_cardinalities
+
+    # three lines: ends k and k + 3 are one line's two
+    cards = {0: "1", 1: "{0,1}", 2: "0..N", 3: "0..N"}
+    assert written_cardinalities(cards, 6) == {0: "1", 1: "{0,1}", 2: "0..N",
+                                               3: "0..N", 4: "0..N", 5: "1"}
+    assert written_cardinalities({0: "1"}, 2) == {0: "1", 1: "1"}  # no many-range read
