@@ -26,6 +26,16 @@ from .links import Link
 from .ports import end_direction
 
 
+END_LABEL = 2.5
+"""How wide (text heights) at most and how near a line's end a cardinality or an end
+mark is: glyphs of that size there are no relationship name."""
+
+
+SURE_NAME = 50.0
+"""OCR confidence (0-100) at least one word of a name read from a line's leftover glyphs
+has: glyphs that are no word (marks, a range's dots) read as letters score far less."""
+
+
 def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
                        names: dict[int, str], cards_used: set[int],
                        connectors: list[Connector],
@@ -275,9 +285,12 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
     free text and lines are taken out: a name the line touches is lost to the free-text
     pass.  Per line, the word piece nearest it (within one and a half text heights, off
     its ends, at least 0.4 text heights tall) and the pieces continuing it on its text
-    row, read in one batched OCR call; a reading of two or more letters that is no
-    cardinality, its words joined as the page joins them; or, read with other marks
-    (a letter the line cut through), one of the page's ``columns`` it is close to."""
+    row (no short group at any line's end, :func:`_end_label`), read in one batched OCR
+    call; a reading of two or more letters that is no cardinality, one word of it read
+    with ``SURE_NAME`` confidence or more (an end mark or a range's glyphs read as
+    letters are guessed at), its words joined as the page joins them; or, read with
+    other marks (a letter the line cut through), one of the page's ``columns`` it is
+    close to."""
     if not unnamed or inv.ink is None or inv.image is None:
         return {}
     th = inv.scale.text_height
@@ -290,6 +303,7 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
     b = boxes[ids].astype(float)
     centres = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
     letter = b[:, 3] - b[:, 1] >= 0.4 * th  # no speck or dot starts a name
+    tips = np.array([ln.points[k] for ln in lines for k in (0, -1)], float)
     taken = np.zeros(len(ids), bool)
     words, targets = [], []
     for li in unnamed:
@@ -307,6 +321,8 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
         if len(group) < 2 or box[2] - box[0] > 20 * th:
             continue
         taken[group] = True
+        if _end_label(box, tips, th):
+            continue
         words.append(WordBox(box, [int(ids[g]) for g in group]))
         targets.append(li)
     if not words:
@@ -315,7 +331,9 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
     joiner = _word_joiner(inv)
     for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
         text = _joined(ws, crop, joiner, th)
-        if len(re.findall(r"[A-Za-z]", text)) >= 2 and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
+        sure = max((w.confidence for w in ws), default=0.0) >= SURE_NAME
+        if sure and len(re.findall(r"[A-Za-z]", text)) >= 2 \
+                and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
                 and not CARDINALITY.match(cardinality_text(text)):
             out[li] = text
         elif (snapped := snap_name(re.sub(r"[^A-Za-z0-9_ ]", "", text), columns)) in columns:
@@ -368,6 +386,20 @@ def extend_names(inv: Inventory, lines: list[Link], name_of: dict[int, str],
         if old and old in new and len(new) > len(old) and re.fullmatch(r"[A-Za-z0-9_ ]+", text):
             out[li] = text
     return out
+
+
+def _end_label(box: tuple[int, int, int, int] | np.ndarray, tips: np.ndarray,
+               th: float) -> bool:
+    """Whether a group of glyphs is what a line's end carries (its cardinality or end
+    mark, which OCR reads as letters) rather than a name: no wider than ``END_LABEL``
+    text heights and as near as that to a line's end (``tips``, one per row).  A name
+    placed near an end is told by its length."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    if x2 - x1 > END_LABEL * th or not len(tips):
+        return False
+    gap = np.hypot(np.maximum(np.maximum(x1 - tips[:, 0], tips[:, 0] - x2), 0),
+                   np.maximum(np.maximum(y1 - tips[:, 1], tips[:, 1] - y2), 0))
+    return bool(gap.min() <= END_LABEL * th)
 
 
 def _row_pieces(seeds: list[int], b: np.ndarray, taken: np.ndarray, th: float,
