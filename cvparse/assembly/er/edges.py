@@ -26,6 +26,16 @@ from .links import Link
 from .ports import end_direction
 
 
+END_LABEL = 2.5
+"""How wide (text heights) at most and how near a line's end a cardinality or an end
+mark is: glyphs of that size there are no relationship name."""
+
+
+SURE_NAME = 50.0
+"""OCR confidence (0-100) at least one word of a name read from a line's leftover glyphs
+has: glyphs that are no word (marks, a range's dots) read as letters score far less."""
+
+
 def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
                        names: dict[int, str], cards_used: set[int],
                        connectors: list[Connector],
@@ -153,16 +163,32 @@ def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | No
 
 def written_cardinalities(cards: dict[int, str], n: int) -> dict[int, str]:
     """The cardinality of each of ``n`` line ends on a page that writes ranges at every
-    end, from those read (``cards``).  A lone ``0`` is no cardinality (nothing can be
-    at most none): the rest of a range the line cut off, the range starting with
-    ``0`` the page writes most.  An end left without a reading gets ``1``, the label
-    OCR and glyph matching lose most (one thin upright glyph)."""
+    end, from those read (``cards``); ends ``k`` and ``k + n / 2`` are one line's two.
+    A lone ``0`` is no cardinality (nothing can be at most none): the rest of a range
+    the line cut off, the range starting with ``0`` the page writes most.  An end left
+    without a reading faces the other end's multiplicity: where that end reads a one
+    (``1``, ``{0,1}``), the many-range the page writes most (a line joins a key to the
+    rows that refer to it; a range's glyphs, dots and all, are what a dashed line
+    touching them loses); else ``1``, the label OCR and glyph matching lose most (one
+    thin upright glyph)."""
     zero = Counter(c for c in cards.values() if RANGE.match(c) and c.lstrip("{").startswith("0"))
+    many = Counter(c for c in cards.values() if RANGE.match(c) and is_many(c))
     out = {}
     for k in range(n):
-        c = cards.get(k, "1")
+        c = cards.get(k)
+        if c is None:
+            other = cards.get((k + n // 2) % n) if n % 2 == 0 else None
+            c = many.most_common(1)[0][0] if other is not None and many \
+                and not is_many(other) and other != "0" else "1"
         out[k] = zero.most_common(1)[0][0] if c == "0" and zero else c
     return out
+
+
+def is_many(card: str) -> bool:
+    """Whether a cardinality allows many: ``N``, ``M``, ``*`` or a number above one at
+    its upper end (``0..N``, ``{1,*}``, ``2``)."""
+    top = re.split(r"\.\.|,", card.strip("{}"))[-1].strip()
+    return top.upper() in ("N", "M", "*") or (top.isdigit() and int(top) > 1)
 
 
 def end_marks(inv: Inventory, ends: list[Link], role: dict[int, str | None]
@@ -259,9 +285,12 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
     free text and lines are taken out: a name the line touches is lost to the free-text
     pass.  Per line, the word piece nearest it (within one and a half text heights, off
     its ends, at least 0.4 text heights tall) and the pieces continuing it on its text
-    row, read in one batched OCR call; a reading of two or more letters that is no
-    cardinality, its words joined as the page joins them; or, read with other marks
-    (a letter the line cut through), one of the page's ``columns`` it is close to."""
+    row (no short group at any line's end, :func:`_end_label`), read in one batched OCR
+    call; a reading of two or more letters that is no cardinality, one word of it read
+    with ``SURE_NAME`` confidence or more (an end mark or a range's glyphs read as
+    letters are guessed at), its words joined as the page joins them; or, read with
+    other marks (a letter the line cut through), one of the page's ``columns`` it is
+    close to."""
     if not unnamed or inv.ink is None or inv.image is None:
         return {}
     th = inv.scale.text_height
@@ -274,6 +303,7 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
     b = boxes[ids].astype(float)
     centres = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
     letter = b[:, 3] - b[:, 1] >= 0.4 * th  # no speck or dot starts a name
+    tips = np.array([ln.points[k] for ln in lines for k in (0, -1)], float)
     taken = np.zeros(len(ids), bool)
     words, targets = [], []
     for li in unnamed:
@@ -291,6 +321,8 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
         if len(group) < 2 or box[2] - box[0] > 20 * th:
             continue
         taken[group] = True
+        if _end_label(box, tips, th):
+            continue
         words.append(WordBox(box, [int(ids[g]) for g in group]))
         targets.append(li)
     if not words:
@@ -299,7 +331,9 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
     joiner = _word_joiner(inv)
     for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
         text = _joined(ws, crop, joiner, th)
-        if len(re.findall(r"[A-Za-z]", text)) >= 2 and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
+        sure = max((w.confidence for w in ws), default=0.0) >= SURE_NAME
+        if sure and len(re.findall(r"[A-Za-z]", text)) >= 2 \
+                and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
                 and not CARDINALITY.match(cardinality_text(text)):
             out[li] = text
         elif (snapped := snap_name(re.sub(r"[^A-Za-z0-9_ ]", "", text), columns)) in columns:
@@ -352,6 +386,20 @@ def extend_names(inv: Inventory, lines: list[Link], name_of: dict[int, str],
         if old and old in new and len(new) > len(old) and re.fullmatch(r"[A-Za-z0-9_ ]+", text):
             out[li] = text
     return out
+
+
+def _end_label(box: tuple[int, int, int, int] | np.ndarray, tips: np.ndarray,
+               th: float) -> bool:
+    """Whether a group of glyphs is what a line's end carries (its cardinality or end
+    mark, which OCR reads as letters) rather than a name: no wider than ``END_LABEL``
+    text heights and as near as that to a line's end (``tips``, one per row).  A name
+    placed near an end is told by its length."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    if x2 - x1 > END_LABEL * th or not len(tips):
+        return False
+    gap = np.hypot(np.maximum(np.maximum(x1 - tips[:, 0], tips[:, 0] - x2), 0),
+                   np.maximum(np.maximum(y1 - tips[:, 1], tips[:, 1] - y2), 0))
+    return bool(gap.min() <= END_LABEL * th)
 
 
 def _row_pieces(seeds: list[int], b: np.ndarray, taken: np.ndarray, th: float,

@@ -208,3 +208,48 @@ def test_a_garbled_name_is_snapped_to_the_column_it_reads_for():
     rels = edge_relationships(inv, [ends[0]], {0: "entity", 1: "entity"}, {0: "A", 1: "B"},
                               set(), [], {"entity_id", "user_id"})
     assert [r.name for r in rels] == ["entity_id"]
+
+
+def test_a_short_group_at_another_lines_end_is_its_label_not_a_name():
+    """Glyphs beside a line's middle but at another line's end (a cardinality or end
+    mark where lines fan out of one port) read as letters: no name.  A long name there
+    is still read."""
+    inv, conn = _page("ly", 200)
+    other = Link(2, 3, np.array([[300.0, 10.0], [228.0, 40.0]]))
+    assert recover_names(inv, [Link(0, 1, conn.points)], [0])  # read as some name alone
+    assert recover_names(inv, [Link(0, 1, conn.points), other], [0]) == {}
+    inv, conn = _page("insured", 170)
+    other = Link(2, 3, np.array([[300.0, 10.0], [200.0, 40.0]]))
+    assert recover_names(inv, [Link(0, 1, conn.points), other], [0]) == {0: "insured"}
+
+
+def test_a_reading_ocr_is_unsure_of_in_every_word_is_no_name(monkeypatch):
+    """Glyphs that are no word (a mark, a range's dots) read as letters score low."""
+    import cvparse.assembly.er.edges as edges
+    from cvparse.primitives.ocr import Word
+
+    inv, conn = _page("insured", 170)
+    real = edges.read_words
+
+    def guessed(conf):
+        def read(*a, **k):
+            return [(crop, [Word(w.text, w.bbox, conf, w.line) for w in ws])
+                    for crop, ws in real(*a, **k)]
+        return read
+
+    monkeypatch.setattr(edges, "read_words", guessed(20.0))
+    assert recover_names(inv, [Link(0, 1, conn.points)], [0]) == {}
+    monkeypatch.setattr(edges, "read_words", guessed(90.0))
+    assert recover_names(inv, [Link(0, 1, conn.points)], [0]) == {0: "insured"}
+
+
+def test_an_unread_end_faces_the_other_ends_multiplicity():
+    """On a page that writes ranges, an end without a reading opposite a one is the
+    many-range the page writes most; opposite a many, or with nothing read, ``1``."""
+    from cvparse.assembly.er.edges import written_cardinalities
+
+    # three lines: ends k and k + 3 are one line's two
+    cards = {0: "1", 1: "{0,1}", 2: "0..N", 3: "0..N"}
+    assert written_cardinalities(cards, 6) == {0: "1", 1: "{0,1}", 2: "0..N",
+                                               3: "0..N", 4: "0..N", 5: "1"}
+    assert written_cardinalities({0: "1"}, 2) == {0: "1", 1: "1"}  # no many-range read
