@@ -23,41 +23,65 @@ def frame_outlines(mask: np.ndarray, shapes: Sequence[tuple[int, int, int, int]]
     """Boxes ``x1, y1, x2, y2`` of the rectangles in ``mask`` that hold a shape.
 
     A side is a straight run of at least three text lines (an opening of the mask with
-    a line-shaped kernel).  Two horizontal runs with the same ends, one above the other,
-    and two vertical runs covering most of the height between them at those ends make a
-    rectangle; it is a frame if at least one of ``shapes`` lies inside it, clear of its
-    border by a stroke.  Lines crossing a side or running on from it do not matter: each
-    side is read on its own.
+    a line-shaped kernel), collinear runs joined across short gaps (``SIDE_GAP``).  Two
+    horizontal runs with the same ends, one above the other, and two vertical runs
+    covering most of the height between them at those ends, or a rounded corner's
+    radius further out (``ROUND_CORNER``), make a rectangle; it is a frame if at least
+    one of ``shapes`` lies inside it, clear of its border by a stroke.  Lines crossing a
+    side or running on from it do not matter: each side is read on its own.
     """
     if not mask.any() or not shapes:
         return []
     run = max(8, int(round(3 * text_height)))
     thick = 2 * stroke + 2
     m = mask.astype(np.uint8)
-    hor = _runs(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)), 0, thick)
-    ver = _runs(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8)), 1, thick)
+    hor = _joined(_runs(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)),
+                        0, thick), text_height, stroke)
+    ver = _joined(_runs(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8)),
+                        1, thick), text_height, stroke)
     if len(hor) < 2 or len(ver) < 2:
         return []
     tol = thick
+    corner = max(tol, ROUND_CORNER * text_height)
     out = []
     for a1, a2, ay in hor:
         for b1, b2, by in hor:
             if by - ay < run or abs(a1 - b1) > tol or abs(a2 - b2) > tol:
                 continue
-            x1, x2 = min(a1, b1), max(a2, b2)
-
-            def side(x: float, ya: float = ay, yb: float = by) -> bool:
-                cover = sum(max(0.0, min(v2, yb) - max(v1, ya))
-                            for v1, v2, vx in ver if abs(vx - x) <= tol)
-                return cover >= 0.8 * (yb - ya)
-
-            if not (side(x1) and side(x2)):
+            x1 = side_at(ver, min(a1, b1), -1, tol, corner, ay, by)
+            x2 = side_at(ver, max(a2, b2), 1, tol, corner, ay, by)
+            if x1 is None or x2 is None:
                 continue
             pad = stroke + 1
             if any(a >= x1 + pad and b >= ay + pad and c <= x2 - pad and d <= by - pad
                    for a, b, c, d in shapes):
-                out.append((int(x1), int(ay), int(x2), int(by)))
+                out.append((int(round(x1)), int(ay), int(round(x2)), int(by)))
     return out
+
+
+ROUND_CORNER = 1.0
+"""A frame's corners may be rounded with a radius of up to this many text heights (a
+cluster of Graphviz ``style=rounded`` or of an icon diagram): its straight top and bottom
+runs then stop that far short of its sides, and its sides that far short of them."""
+
+
+def side_at(ver: list[tuple[float, float, float]], end: float, out: int, tol: float,
+            corner: float, ya: float, yb: float) -> float | None:
+    """Where the vertical side of a frame whose top and bottom runs end at ``end`` lies
+    (``out``: -1 for the left side, 1 for the right), or ``None`` if no side is drawn
+    there: vertical runs within ``tol`` of ``end``, or up to ``corner`` further out (a
+    rounded corner), covering most of the height from ``ya`` to ``yb`` less the two
+    corners' arcs."""
+    best = None
+    for x in sorted({vx for _, _, vx in ver if -tol <= (vx - end) * out <= corner},
+                    key=lambda vx: abs(vx - end)):
+        inset = max(0.0, (x - end) * out)
+        cover = sum(max(0.0, min(v2, yb) - max(v1, ya))
+                    for v1, v2, vx in ver if abs(vx - x) <= tol)
+        if cover >= 0.8 * (yb - ya) - 2 * inset:
+            best = x
+            break
+    return best
 
 
 def _runs(lines: np.ndarray, axis: int, thick: float) -> list[tuple[float, float, float]]:
@@ -72,6 +96,26 @@ def _runs(lines: np.ndarray, axis: int, thick: float) -> list[tuple[float, float
             out.append((float(x), float(x + w), float(centres[i][1])))
         elif axis == 1 and w <= thick:
             out.append((float(y), float(y + h), float(centres[i][0])))
+    return out
+
+
+SIDE_GAP = 2.0
+"""A frame's side may be broken by gaps of up to this many text heights (where lines
+cross it or run along it, or its title is set into it): collinear runs that close."""
+
+
+def _joined(runs: list[tuple[float, float, float]], text_height: float, stroke: float
+            ) -> list[tuple[float, float, float]]:
+    """``runs`` with collinear runs (positions within a stroke) joined across gaps of
+    up to ``SIDE_GAP`` text heights, as one run each."""
+    out: list[tuple[float, float, float]] = []
+    for a, b, pos in sorted(runs, key=lambda r: (round(r[2]), r[0])):
+        for k, (c, d, q) in enumerate(out):
+            if abs(q - pos) <= stroke and a - d <= SIDE_GAP * text_height and b >= c:
+                out[k] = (min(a, c), max(b, d), q)
+                break
+        else:
+            out.append((a, b, pos))
     return out
 
 

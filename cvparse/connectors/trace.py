@@ -29,6 +29,7 @@ from ._walk import walk_skeleton
 from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
 from .lines import Connector, End
 from .frames import clear_frames, frame_outlines
+from ..primitives.clusters import cluster_borders, clusters_of
 from .gaps import bridge_gaps, split_hairpins
 from .joins import join_crossings, join_grazing, mark_landings
 from .plates import grow_plates, label_plates
@@ -518,6 +519,8 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
                                              inv.scale.stroke, inv.scale.text_height),
                         inv.scale.stroke)
     stroke = inv.scale.stroke
+    if clusters_of(inv):  # the clusters taken out of the shapes are frames as well
+        mask = mask & ~cluster_borders(inv, max(2, int(round(1.5 * stroke)) + 1), framed=True)
     span = 3 * stroke + 4
     phantoms = phantom_shapes(inv)
     blocked = shape_label_map(inv, 0, phantoms) > 0

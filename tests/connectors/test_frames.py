@@ -35,3 +35,33 @@ def test_clearing_a_frame_leaves_the_crossing_line_with_a_short_gap():
     gap = np.flatnonzero(~column[:121])
     assert column[:50].all() and column[75:120].all()
     assert 0 < len(gap) <= 12
+
+
+def _rounded_page(radius: int, gaps: bool = False) -> np.ndarray:
+    """A frame with rounded corners (a Graphviz ``style=rounded`` cluster); with
+    ``gaps``, its top side broken where lines cross it."""
+    mask = np.zeros((300, 400), np.uint8)
+    x1, y1, x2, y2 = 40, 60, 360, 260
+    cv2.line(mask, (x1 + radius, y1), (x2 - radius, y1), 1, 2)
+    cv2.line(mask, (x1 + radius, y2), (x2 - radius, y2), 1, 2)
+    cv2.line(mask, (x1, y1 + radius), (x1, y2 - radius), 1, 2)
+    cv2.line(mask, (x2, y1 + radius), (x2, y2 - radius), 1, 2)
+    for cx, cy, start in ((x1 + radius, y1 + radius, 180), (x2 - radius, y1 + radius, 270),
+                          (x2 - radius, y2 - radius, 0), (x1 + radius, y2 - radius, 90)):
+        cv2.ellipse(mask, (cx, cy), (radius, radius), 0, start, start + 90, 1, 2)
+    if gaps:
+        mask[55:66, 120:140] = 0
+        mask[55:66, 250:262] = 0
+    return mask.astype(bool)
+
+
+def test_frame_with_rounded_corners_is_found():
+    frames = frame_outlines(_rounded_page(12), [(150, 120, 250, 160)], 2.0, 15.0)
+    assert len(frames) == 1
+    x1, y1, x2, y2 = frames[0]
+    assert abs(x1 - 40) <= 2 and abs(y1 - 60) <= 2 and abs(x2 - 360) <= 2 and abs(y2 - 260) <= 2
+
+
+def test_frame_whose_side_is_broken_by_crossings_is_found():
+    frames = frame_outlines(_rounded_page(4, gaps=True), [(150, 120, 250, 160)], 2.0, 15.0)
+    assert len(frames) == 1

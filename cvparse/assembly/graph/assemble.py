@@ -12,7 +12,7 @@ from ...connectors.attach import GAP_SIDES, attach_reach, phantom_shapes
 from ...connectors.lines import Connector, End
 from ...model import Edge, Graph, Node
 from ...params import GraphParams
-from ...primitives.clusters import clusters_of
+from ...primitives.clusters import cluster_borders, clusters_of
 from ...primitives.freetext import wrapped_tail
 from ...primitives.items import Inventory, Shape
 from ...primitives.phantoms import sides_run_on
@@ -217,24 +217,6 @@ def _whole_icon(seed: list[int], label: list[int], pieces: np.ndarray, th: float
             break
         taken |= hit
         out = grown
-    return out
-
-
-def _cluster_borders(inv: Inventory) -> np.ndarray:
-    """Mask of the borders of the page's clusters (:func:`clusters_of`; the inner and
-    the outer one of a cluster nested flush in another), a stroke and a pixel wide on
-    either side of their outline."""
-    h, w = inv.height, inv.width
-    out = np.zeros((h, w), bool)
-    d = 2 * int(round(inv.scale.stroke)) + 3
-    k = np.ones((d, d), np.uint8)
-    for r in (r for s in clusters_of(inv) for r in (s.interior, s.outer)):
-        x1, y1, x2, y2 = r.bbox
-        filled = np.pad(r.filled.astype(np.uint8), d)
-        band = cv2.dilate(filled, k) > cv2.erode(filled, k)
-        gx1, gy1 = x1 - d, y1 - d
-        cx1, cy1, cx2, cy2 = max(0, gx1), max(0, gy1), min(w, x2 + d), min(h, y2 + d)
-        out[cy1:cy2, cx1:cx2] |= band[cy1 - gy1:cy2 - gy1, cx1 - gx1:cx2 - gx1]
     return out
 
 
@@ -680,7 +662,7 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     for n in nodes:  # a labelled shape is a node of its own, not an icon's drawing
         x1, y1, x2, y2 = n.bbox
         ink[max(0, y1 - 2):y2 + 2, max(0, x1 - 2):x2 + 2] = False
-    ink &= ~_cluster_borders(inv)  # a cluster's title has its border above, no icon
+    ink &= ~cluster_borders(inv)  # a cluster's title has its border above, no icon
     pieces, lines = _pieces_off_lines(ink, inv.image, th, inv.scale.stroke, inv.background)
     drawings = [_drawing_above(ink, box, th, inv.scale.stroke, pieces, lines)
                 for _, box in labels]
