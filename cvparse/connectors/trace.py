@@ -26,7 +26,8 @@ from ..primitives.items import Inventory
 from .haloheads import bridge_halos
 from ..arrays import components
 from ._walk import walk_skeleton
-from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
+from .attach import (attach_grow, attach_reach, end_target, landed_reach, phantom_shapes,
+                     shape_label_map)
 from .lines import Connector, End
 from .frames import clear_frames, frame_outlines
 from .gaps import bridge_gaps, split_hairpins
@@ -485,7 +486,8 @@ def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> st
     return "dotted" if dash_len < 2.5 * stroke + 1 else "dashed"
 
 
-def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Connector]:
+def trace_connectors(inv: Inventory, mask: np.ndarray | None = None,
+                     close_nodes: bool = False) -> list[Connector]:
     """All connectors of a page as polylines with unattached ends (see ``attach``).
 
     Lines shorter than about a text line are debris (arrowhead and letter remains) unless
@@ -497,6 +499,10 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         The page's shapes and text.
     mask : ndarray, optional
         Boolean ink to trace (:func:`connector_mask` of ``inv`` by default).
+    close_nodes : bool
+        Nodes may sit a head's length apart (a flowchart's stacked steps): a stroke
+        shorter than debris is kept where both its ends reach two different shapes
+        right there.
 
     Returns
     -------
@@ -541,15 +547,20 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     floor = 3 * stroke + 4
     min_len = max(floor, 0.8 * inv.scale.text_height)
     reach = attach_reach(inv)
+    touch = landed_reach(inv)
     out = []
     for line, n_gaps in zip(lines, gaps):
         length = polyline_length(line)
-        if length < floor:
+        if length < (stroke + 2 if close_nodes else floor):
             continue
         ends = (End(point=tuple(line[0]), direction=tuple(polyline_direction(line, span))),
                 End(point=tuple(line[-1]), direction=tuple(polyline_direction(line[::-1], span))))
         if length < min_len:
-            a, b = (end_target(targets, e.point, e.direction, reach) for e in ends)
+            # shorter than debris may be: kept where it joins two different shapes, and
+            # where it is shorter than a head's remains, only if it reaches both right
+            # there (a line between two nodes stacked a head's length apart)
+            ahead = reach if length >= floor else touch
+            a, b = (end_target(targets, e.point, e.direction, ahead) for e in ends)
             if a is None or b is None or a == b:
                 continue
         xs = np.clip(line[:, 0].astype(int), 0, mask.shape[1] - 1)

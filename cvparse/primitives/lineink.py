@@ -37,6 +37,10 @@ class ConnectorInputs:
     phantoms: frozenset[int] = frozenset()
     """Shapes that are closed areas but no nodes, never attached to
     (:func:`~cvparse.primitives.phantoms.phantom_shapes`, the inventory's fact)."""
+    close_nodes: bool = False
+    """The page lays its nodes out as a flowchart does: steps stacked a head's length
+    apart, curves into one node merging just before it (the connector stage keeps
+    such short lines and short merges)."""
 
 
 def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
@@ -54,8 +58,9 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
     ConnectorInputs
         For ``uml``, the strong ink and every class box; for ``er`` with tables (two
         rows or more of stacked cells), the ink without their drop shadows and each
-        table's outline, a stroke and a pixel inside it; otherwise the inventory's ink
-        and nothing more to clear.  For every family, the phantom shapes.
+        table's outline, a stroke and a pixel inside it; for ``flowchart``,
+        ``close_nodes``; otherwise the inventory's ink and nothing more to clear.  For
+        every family, the phantom shapes.
 
     Examples
     --------
@@ -63,8 +68,8 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
     >>> from cvparse.primitives.inventory import build_inventory
     >>> rgb = np.full((100, 200, 3), 255, np.uint8)
     >>> _ = cv2.rectangle(rgb, (20, 20), (120, 80), (0, 0, 0), 2)
-    >>> connector_inputs(build_inventory(rgb, ocr=False), "flowchart")
-    ConnectorInputs(ink=None, clear=(), phantoms=frozenset())
+    >>> connector_inputs(build_inventory(rgb, ocr=False), "topology")
+    ConnectorInputs(ink=None, clear=(), phantoms=frozenset(), close_nodes=False)
     """
     phantoms = frozenset(phantom_shapes(inv))
     if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
@@ -78,4 +83,4 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
         return ConnectorInputs(shadowless_ink(inv, tables),
                                tuple((x1 + k, y1 + k, x2 - k, y2 - k)
                                      for x1, y1, x2, y2 in tables), phantoms)
-    return ConnectorInputs(phantoms=phantoms)
+    return ConnectorInputs(phantoms=phantoms, close_nodes=kind == "flowchart")

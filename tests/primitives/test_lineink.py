@@ -30,9 +30,11 @@ def test_an_er_table_is_cleared_to_its_outline_a_stroke_and_a_pixel_in():
 
 
 def test_other_families_trace_in_the_inventory_ink_with_nothing_more_cleared():
+    # (a flowchart's layout lets its nodes sit close; it casts no shadow here)
     inv = build_inventory(_table_page(), ocr=False)
     phantoms = frozenset(phantom_shapes(inv))
-    assert connector_inputs(inv, "flowchart") == ConnectorInputs(phantoms=phantoms)
+    assert connector_inputs(inv, "flowchart") == ConnectorInputs(phantoms=phantoms,
+                                                                 close_nodes=True)
     assert connector_inputs(inv, "topology") == ConnectorInputs(phantoms=phantoms)
 
 
@@ -56,3 +58,4 @@ def test_a_uml_page_is_traced_in_its_strong_ink_with_its_class_boxes_cleared():
     got = connector_inputs(inv, "uml")
     assert isinstance(got.ink, np.ndarray) and not (got.ink & ~inv.ink).any()
     assert got.clear == tuple(b.bbox for b in uml_boxes(inv)) == ((40, 40, 200, 180),)
+
