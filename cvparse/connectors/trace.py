@@ -24,7 +24,7 @@ from skimage.morphology import skeletonize
 
 from ..primitives.items import Inventory
 from .haloheads import bridge_halos
-from ..arrays import components
+from ..arrays import colour_distance, components
 from ._walk import walk_skeleton
 from .attach import (attach_grow, attach_reach, end_target, landed_reach, phantom_shapes,
                      shape_label_map)
@@ -471,6 +471,25 @@ def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> n
     return out.astype(bool)
 
 
+PAGE_TONE = 24.0
+"""A traced line none of whose pixels lies further than this from the page colour (an
+RGB distance, like the ink threshold's floor) is drawn nowhere: an edge of the paper
+map between two fills, which the ink takes in, not a line."""
+
+
+def _page_toned(image: np.ndarray | None, line: np.ndarray,
+                page: tuple[int, int, int]) -> bool:
+    """True if every pixel under polyline ``line`` has the page colour within
+    ``PAGE_TONE``: the gap between two filled shapes set close together leaves a band
+    of paper-map edges in the ink with nothing drawn in it."""
+    if image is None or not len(line):
+        return False
+    h, w = image.shape[:2]
+    xs = np.clip(np.round(line[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(line[:, 1]).astype(int), 0, h - 1)
+    return bool((colour_distance(image[ys, xs][None], page)[0] <= PAGE_TONE).all())
+
+
 def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> str:
     """Solid, dashed or dotted from how much of the traced path has ink under it."""
     if covered.size == 0:
@@ -551,7 +570,8 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None,
     out = []
     for line, n_gaps in zip(lines, gaps):
         length = polyline_length(line)
-        if length < (stroke + 2 if close_nodes else floor):
+        if (length < (stroke + 2 if close_nodes else floor)
+                or _page_toned(inv.image, line, inv.background)):
             continue
         ends = (End(point=tuple(line[0]), direction=tuple(polyline_direction(line, span))),
                 End(point=tuple(line[-1]), direction=tuple(polyline_direction(line[::-1], span))))

@@ -463,3 +463,13 @@ def test_speck_pointing_at_a_far_node_is_no_line():
     # though both boxes lie ahead of its ends
     assert _stacked_trace(115, (76, 83))[0] == []
 
+
+def test_band_of_page_coloured_ink_between_fills_is_no_line():
+    from cvparse.connectors.trace import _page_toned
+
+    rgb = _page(100, 60)
+    rgb[20:40, 10:40] = (240, 240, 240)  # a node's fill
+    line = np.array([[45.0, 30.0], [60.0, 30.0]])  # running over the white page beside it
+    assert _page_toned(rgb, line, (255, 255, 255))
+    rgb[29:31, 45:61] = (120, 120, 120)  # a grey line drawn there
+    assert not _page_toned(rgb, line, (255, 255, 255))
