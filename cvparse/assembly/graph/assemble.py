@@ -480,6 +480,11 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
                           bbox=disc.bbox))
     typical = _typical_width(connectors, ends)
     pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
+    # a line broken where it crosses a frame or a dash gap is traced in pieces whose
+    # loose ends meet: one edge from the chain of them
+    for ch in chains(connectors, ends, inv.scale.text_height):
+        pairs.extend(_chain_edges(ch, connectors, typical))
+        dangling -= len(ch.pieces)
     through = {joined: text for text, joined in labels.values()}
     for c, e in pairs:
         e.label = through.get(id(c), e.label)
