@@ -155,7 +155,7 @@ def parse(source: str | Path | np.ndarray, kind: Kind = "auto", stage: Stage = "
         inv = release_clusters(inv, keep=legend_shapes(inv))
     inputs = connector_inputs(inv, kind)
     connectors = build_connectors(inv, ink=inputs.ink, clear=inputs.clear,
-                                  phantoms=inputs.phantoms)
+                                  phantoms=inputs.phantoms, close_nodes=inputs.close_nodes)
     if guessed == "flowchart":
         guessed = graph_kind(inv, connectors, params.family)
         if kind == "flowchart" and auto:

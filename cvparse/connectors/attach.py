@@ -73,7 +73,7 @@ def landed_reach(inv: Inventory) -> float:
 
 
 def attach_ends(inv: Inventory, connectors: list[Connector],
-                phantoms: set[int] | None = None) -> None:
+                phantoms: set[int] | None = None, close_nodes: bool = False) -> None:
     """Set ``node`` on every connector end that touches or points at a shape nearby, and
     on ends merging into another connector (see ``merge_ends``).
 
@@ -85,6 +85,9 @@ def attach_ends(inv: Inventory, connectors: list[Connector],
         Traced lines; their ends' ``node`` and ``on_connector`` are set in place.
     phantoms : set of int, optional
         Shapes that are no nodes (:func:`phantom_shapes` by default).
+    close_nodes : bool
+        Curves into one node may merge only a few strokes before it (a flowchart's):
+        a merge's shared stretch need be no longer than ``span`` (``merge_ends``).
     """
     labels = shape_label_map(inv, attach_grow(inv), phantoms)
     reach = attach_reach(inv)
@@ -95,21 +98,25 @@ def attach_ends(inv: Inventory, connectors: list[Connector],
             # whatever shape lies well beyond it: it attaches only to a shape right there
             end.node = end_target(labels, end.point, end.direction,
                                   near if end.on_connector is not None else reach)
-    merge_ends(connectors, 3 * inv.scale.stroke + 4, 2 * inv.scale.text_height)
+    span = 3 * inv.scale.stroke + 4
+    run = 2 * inv.scale.text_height
+    merge_ends(connectors, span, run, shared=span if close_nodes else run)
 
 
-def merge_ends(connectors: list[Connector], span: float, run: float, cos: float = 0.9
-               ) -> None:
+def merge_ends(connectors: list[Connector], span: float, run: float, cos: float = 0.9,
+               shared: float | None = None) -> None:
     """Ends that run into another connector at a shallow angle share its way on.
 
     Curved links into (or out of) one node often converge and run on as one stroke: the
     branch that loses the junction ends on the other line, pointing along it.  Such an
     end takes the node and the marker of the other line's end it flows towards (the
     junction itself holds no head: what looks like one there is the two strokes merging).
-    Both the branch and the shared stretch run on for at least ``run`` pixels: a stub
-    touching a line next to its end is debris, not a merge.  Ends meeting a line across
-    (T-junctions, trees of lines) keep none.
+    The branch runs for at least ``run`` pixels (a stub touching a line is debris, not a
+    merge), and the shared stretch for at least ``shared`` (``run`` unless given): curves
+    converging on one flowchart node's port may meet only a few strokes before it.
+    Ends meeting a line across (T-junctions, trees of lines) keep none.
     """
+    least = run if shared is None else shared
     for _ in range(len(connectors)):
         changed = False
         for conn in connectors:
@@ -117,8 +124,8 @@ def merge_ends(connectors: list[Connector], span: float, run: float, cos: float 
                 if end.node is not None or end.on_connector is None:
                     continue
                 other = connectors[end.on_connector]
-                side, shared = _flows_to(other.points, end.point, end.direction, span, cos)
-                if (side is None or other.ends[side].node is None or shared < run
+                side, along = _flows_to(other.points, end.point, end.direction, span, cos)
+                if (side is None or other.ends[side].node is None or along < least
                         or conn.length < run):
                     continue
                 end.node = other.ends[side].node

@@ -16,7 +16,8 @@ from .trace import connector_mask, marker_mask, trace_connectors
 
 def build(inv: Inventory, *, ink: np.ndarray | None = None,
           clear: Sequence[tuple[int, int, int, int]] = (),
-          phantoms: Collection[int] | None = None) -> list[Connector]:
+          phantoms: Collection[int] | None = None, close_nodes: bool = False
+          ) -> list[Connector]:
     """Every connector of the page: traced from the ink that is no shape or text, each
     end's marker read and each end attached to the shape it touches or points at.
 
@@ -33,6 +34,9 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
     phantoms : collection of int, optional
         Shapes that are no nodes, never attached to (the inventory's
         :func:`~cvparse.primitives.phantoms.phantom_shapes` by default).
+    close_nodes : bool
+        A flowchart's layout: nodes a head's length apart, curves merging just before
+        their node (see :func:`~.trace.trace_connectors`, :func:`~.attach.attach_ends`).
 
     Returns
     -------
@@ -52,10 +56,10 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
     >>> [sorted(e.node for e in c.ends) for c in lines]
     [[0, 1]]
     """
-    connectors = trace_connectors(inv, connector_mask(inv, ink, clear))
+    connectors = trace_connectors(inv, connector_mask(inv, ink, clear), close_nodes)
     classify_ends(connectors, marker_mask(inv), inv.scale.stroke,
                   text_height=inv.scale.text_height)
-    attach_ends(inv, connectors, None if phantoms is None else set(phantoms))
+    attach_ends(inv, connectors, None if phantoms is None else set(phantoms), close_nodes)
     return connectors
 
 

@@ -24,9 +24,10 @@ from skimage.morphology import skeletonize
 
 from ..primitives.items import Inventory
 from .haloheads import bridge_halos
-from ..arrays import components
+from ..arrays import colour_distance, components
 from ._walk import walk_skeleton
-from .attach import attach_grow, attach_reach, end_target, phantom_shapes, shape_label_map
+from .attach import (attach_grow, attach_reach, end_target, landed_reach, phantom_shapes,
+                     shape_label_map)
 from .lines import Connector, End
 from .frames import clear_frames, frame_outlines
 from ..primitives.clusters import cluster_borders, clusters_of
@@ -471,6 +472,25 @@ def _join_dashes(mask: np.ndarray, stroke: float, text_height: float = 0.0) -> n
     return out.astype(bool)
 
 
+PAGE_TONE = 24.0
+"""A traced line none of whose pixels lies further than this from the page colour (an
+RGB distance, like the ink threshold's floor) is drawn nowhere: an edge of the paper
+map between two fills, which the ink takes in, not a line."""
+
+
+def _page_toned(image: np.ndarray | None, line: np.ndarray,
+                page: tuple[int, int, int]) -> bool:
+    """True if every pixel under polyline ``line`` has the page colour within
+    ``PAGE_TONE``: the gap between two filled shapes set close together leaves a band
+    of paper-map edges in the ink with nothing drawn in it."""
+    if image is None or not len(line):
+        return False
+    h, w = image.shape[:2]
+    xs = np.clip(np.round(line[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(line[:, 1]).astype(int), 0, h - 1)
+    return bool((colour_distance(image[ys, xs][None], page)[0] <= PAGE_TONE).all())
+
+
 def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> str:
     """Solid, dashed or dotted from how much of the traced path has ink under it."""
     if covered.size == 0:
@@ -486,7 +506,8 @@ def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> st
     return "dotted" if dash_len < 2.5 * stroke + 1 else "dashed"
 
 
-def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Connector]:
+def trace_connectors(inv: Inventory, mask: np.ndarray | None = None,
+                     close_nodes: bool = False) -> list[Connector]:
     """All connectors of a page as polylines with unattached ends (see ``attach``).
 
     Lines shorter than about a text line are debris (arrowhead and letter remains) unless
@@ -498,6 +519,10 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
         The page's shapes and text.
     mask : ndarray, optional
         Boolean ink to trace (:func:`connector_mask` of ``inv`` by default).
+    close_nodes : bool
+        Nodes may sit a head's length apart (a flowchart's stacked steps): a stroke
+        shorter than debris is kept where both its ends reach two different shapes
+        right there.
 
     Returns
     -------
@@ -544,15 +569,21 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None) -> list[Con
     floor = 3 * stroke + 4
     min_len = max(floor, 0.8 * inv.scale.text_height)
     reach = attach_reach(inv)
+    touch = landed_reach(inv)
     out = []
     for line, n_gaps in zip(lines, gaps):
         length = polyline_length(line)
-        if length < floor:
+        if (length < (stroke + 2 if close_nodes else floor)
+                or _page_toned(inv.image, line, inv.background)):
             continue
         ends = (End(point=tuple(line[0]), direction=tuple(polyline_direction(line, span))),
                 End(point=tuple(line[-1]), direction=tuple(polyline_direction(line[::-1], span))))
         if length < min_len:
-            a, b = (end_target(targets, e.point, e.direction, reach) for e in ends)
+            # shorter than debris may be: kept where it joins two different shapes, and
+            # where it is shorter than a head's remains, only if it reaches both right
+            # there (a line between two nodes stacked a head's length apart)
+            ahead = reach if length >= floor else touch
+            a, b = (end_target(targets, e.point, e.direction, ahead) for e in ends)
             if a is None or b is None or a == b:
                 continue
         xs = np.clip(line[:, 0].astype(int), 0, mask.shape[1] - 1)

@@ -6,7 +6,8 @@ families draw boxes whose ink is no line, and perception finds them first: UML c
 boxes, cleared whole and traced in the strong ink (drop shadows left out,
 :func:`~cvparse.primitives.classboxes.dark_ink`), and ER tables, cleared to their
 outline and traced in the ink without the shadows they cast
-(:mod:`cvparse.primitives.tables`).  On every page the shapes that are closed areas
+(:mod:`cvparse.primitives.tables`); flowcharts are traced in the ink without the
+shadows their nodes cast.  On every page the shapes that are closed areas
 but no nodes are found too (:mod:`cvparse.primitives.phantoms`).  The pipeline hands
 :func:`connector_inputs` to :func:`cvparse.connectors.stage.build`, so that no assembler
 runs before the lines.
@@ -37,6 +38,10 @@ class ConnectorInputs:
     phantoms: frozenset[int] = frozenset()
     """Shapes that are closed areas but no nodes, never attached to
     (:func:`~cvparse.primitives.phantoms.phantom_shapes`, the inventory's fact)."""
+    close_nodes: bool = False
+    """The page lays its nodes out as a flowchart does: steps stacked a head's length
+    apart, curves into one node merging just before it (the connector stage keeps
+    such short lines and short merges)."""
 
 
 def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
@@ -54,8 +59,10 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
     ConnectorInputs
         For ``uml``, the strong ink and every class box; for ``er`` with tables (two
         rows or more of stacked cells), the ink without their drop shadows and each
-        table's outline, a stroke and a pixel inside it; otherwise the inventory's ink
-        and nothing more to clear.  For every family, the phantom shapes.
+        table's outline, a stroke and a pixel inside it; for ``flowchart``, the ink
+        without the drop shadows of its shapes where they cast any, and
+        ``close_nodes``; otherwise the inventory's ink and nothing more to clear.  For
+        every family, the phantom shapes.
 
     Examples
     --------
@@ -63,8 +70,8 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
     >>> from cvparse.primitives.inventory import build_inventory
     >>> rgb = np.full((100, 200, 3), 255, np.uint8)
     >>> _ = cv2.rectangle(rgb, (20, 20), (120, 80), (0, 0, 0), 2)
-    >>> connector_inputs(build_inventory(rgb, ocr=False), "flowchart")
-    ConnectorInputs(ink=None, clear=(), phantoms=frozenset())
+    >>> connector_inputs(build_inventory(rgb, ocr=False), "topology")
+    ConnectorInputs(ink=None, clear=(), phantoms=frozenset(), close_nodes=False)
     """
     phantoms = frozenset(phantom_shapes(inv))
     if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
@@ -78,4 +85,17 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
         return ConnectorInputs(shadowless_ink(inv, tables),
                                tuple((x1 + k, y1 + k, x2 - k, y2 - k)
                                      for x1, y1, x2, y2 in tables), phantoms)
-    return ConnectorInputs(phantoms=phantoms)
+    if kind == "flowchart" and inv.shapes:
+        # Drop shadows behind a flowchart's nodes are no lines either (older PlantUML
+        # and diagram editors cast them); the nodes' own borders are cleared anyway.
+        # Only labelled shapes count: an empty one may be an area closed off by lines
+        # (a phantom, or a pair of curves), whose sides are lines.
+        ink = shadowless_ink(inv, [_box(s.bbox) for k, s in enumerate(inv.shapes)
+                                   if k not in phantoms and s.label.strip()], cast=True)
+        return ConnectorInputs(None if ink is inv.ink else ink, (), phantoms, True)
+    return ConnectorInputs(phantoms=phantoms, close_nodes=kind == "flowchart")
+
+
+def _box(bbox) -> Box:
+    x1, y1, x2, y2 = (int(v) for v in bbox)
+    return x1, y1, x2, y2

@@ -113,8 +113,8 @@ SHADOW_BAND = 0.8
 """How far (text heights) outside a table its drop shadow may reach."""
 
 
-def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]
-                   ) -> np.ndarray | None:
+def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]],
+                   cast: bool = False) -> np.ndarray | None:
     """The page's ink without the drop shadows cast by the tables at ``boxes``.
 
     A shadow is a band of light ink along a table's side, just outside it; traced, it is
@@ -122,7 +122,10 @@ def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]
     the strong ink, :func:`~cvparse.primitives.classboxes.dark_ink`) within
     ``SHADOW_BAND`` text heights of a table's side that runs along that side for a text
     height or more, from the table's border on, is dropped; a light line that crosses
-    the side, or runs beside it with paper between, keeps its pixels."""
+    the side, or runs beside it with paper between, keeps its pixels.  With ``cast``,
+    only the bands a shadow falls in are looked at: under a box and right of it, off
+    its border (the tools light their drawings from the top left), so that a line
+    leaving a box's side close to a corner keeps its first pixels."""
     ink = inv.ink
     if ink is None or inv.image is None or not boxes:
         return ink
@@ -137,6 +140,10 @@ def shadowless_ink(inv: Inventory, boxes: list[tuple[int, int, int, int]]
     sides = np.zeros_like(ink)  # beside a left or right side: upright runs are shadow
     ends = np.zeros_like(ink)  # above or below a table: flat runs are
     for x1, y1, x2, y2 in boxes:
+        if cast:
+            sides[y1 + 1:min(h, y2 + band + 1), x2 + 1:min(w, x2 + band + 1)] = True
+            ends[y2 + 1:min(h, y2 + band + 1), x1 + 1:min(w, x2 + band + 1)] = True
+            continue
         ys = slice(max(0, y1 - band), min(h, y2 + band + 1))
         xs = slice(max(0, x1 - band), min(w, x2 + band + 1))
         for x in (x1, x2):

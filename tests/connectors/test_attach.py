@@ -162,3 +162,24 @@ def test_area_between_two_lines_a_frame_side_and_a_box_is_a_phantom():
     node = _shape_at(inv, 200, 185)
     assert gap in phantom_shapes(inv) and node not in phantom_shapes(inv)
 
+
+
+def test_line_merging_into_another_close_to_its_node_takes_that_node():
+    # a curve from a top box runs into a line a little before the line reaches its box
+    # (a shared stretch shorter than two text heights): it ends at that box too
+    rgb = _page(400, 220)
+    cv2.rectangle(rgb, (20, 120), (80, 180), INK, 2)
+    cv2.rectangle(rgb, (320, 120), (380, 180), INK, 2)
+    cv2.rectangle(rgb, (150, 20), (210, 60), INK, 2)
+    cv2.line(rgb, (81, 150), (319, 150), INK, 2)
+    t = np.linspace(0, 1, 120)[:, None]
+    p0, p1, p2 = np.array([180, 61]), np.array([260, 150]), np.array([318, 150])
+    curve = ((1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t ** 2 * p2).round()
+    cv2.polylines(rgb, [curve.astype(np.int32)], False, INK, 2)
+    inv = build_inventory(rgb, ocr=False)
+    conns = trace_connectors(inv)
+    attach_ends(inv, conns, close_nodes=True)  # as flowcharts draw their curves
+    top, right = _shape_at(inv, 180, 40), _shape_at(inv, 350, 150)
+    branch = [c for c in conns if top in {e.node for e in c.ends}]
+    assert len(branch) == 1
+    assert {e.node for e in branch[0].ends} == {top, right}

@@ -429,3 +429,47 @@ def test_paper_under_a_node_is_the_paper_round_it_not_its_outline():
     assert len(inv.shapes) == 1
     inv = dataclasses.replace(inv, scale=Scale(stroke=3.0, text_height=10.0))
     assert int(_local_paper(inv)[232:278, 104:196].min()) == 255
+
+
+def _stacked_page(second_top: int, stroke_span: tuple[int, int]) -> np.ndarray:
+    """A box over a second box starting at ``second_top``, with a 2 px vertical stroke
+    spanning ``stroke_span`` (y) between them."""
+    rgb = _page(200, 200)
+    for top in (20, second_top):
+        cv2.rectangle(rgb, (40, top), (160, top + 50), INK, 2)
+    cv2.line(rgb, (100, stroke_span[0]), (100, stroke_span[1]), INK, 2)
+    return rgb
+
+
+def _stacked_trace(second_top: int, stroke_span: tuple[int, int]):
+    """The connectors of :func:`_stacked_page` traced as a flowchart's, and the debris
+    floor (a stroke's remains shorter than it are debris unless they join two boxes)."""
+    inv = build_inventory(_stacked_page(second_top, stroke_span), ocr=False)
+    return trace_connectors(inv, close_nodes=True), 3 * inv.scale.stroke + 4
+
+
+def test_line_between_nodes_a_head_length_apart_is_kept():
+    # the boxes 15 px apart: after the margin cleared round both, a few pixels of the
+    # line between them are left, shorter than debris
+    conns, floor = _stacked_trace(85, (71, 84))
+    assert len(conns) == 1 and conns[0].length < floor
+    # (as a flowchart lays its nodes out: on other pages it stays debris)
+    inv = build_inventory(_stacked_page(85, (71, 84)), ocr=False)
+    assert trace_connectors(inv) == []
+
+
+def test_speck_pointing_at_a_far_node_is_no_line():
+    # a speck as short, near one box, pointing across a wide gap at the other: debris,
+    # though both boxes lie ahead of its ends
+    assert _stacked_trace(115, (76, 83))[0] == []
+
+
+def test_band_of_page_coloured_ink_between_fills_is_no_line():
+    from cvparse.connectors.trace import _page_toned
+
+    rgb = _page(100, 60)
+    rgb[20:40, 10:40] = (240, 240, 240)  # a node's fill
+    line = np.array([[45.0, 30.0], [60.0, 30.0]])  # running over the white page beside it
+    assert _page_toned(rgb, line, (255, 255, 255))
+    rgb[29:31, 45:61] = (120, 120, 120)  # a grey line drawn there
+    assert not _page_toned(rgb, line, (255, 255, 255))

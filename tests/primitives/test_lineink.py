@@ -30,9 +30,11 @@ def test_an_er_table_is_cleared_to_its_outline_a_stroke_and_a_pixel_in():
 
 
 def test_other_families_trace_in_the_inventory_ink_with_nothing_more_cleared():
+    # (a flowchart's layout lets its nodes sit close; it casts no shadow here)
     inv = build_inventory(_table_page(), ocr=False)
     phantoms = frozenset(phantom_shapes(inv))
-    assert connector_inputs(inv, "flowchart") == ConnectorInputs(phantoms=phantoms)
+    assert connector_inputs(inv, "flowchart") == ConnectorInputs(phantoms=phantoms,
+                                                                 close_nodes=True)
     assert connector_inputs(inv, "topology") == ConnectorInputs(phantoms=phantoms)
 
 
@@ -56,3 +58,22 @@ def test_a_uml_page_is_traced_in_its_strong_ink_with_its_class_boxes_cleared():
     got = connector_inputs(inv, "uml")
     assert isinstance(got.ink, np.ndarray) and not (got.ink & ~inv.ink).any()
     assert got.clear == tuple(b.bbox for b in uml_boxes(inv)) == ((40, 40, 200, 180),)
+
+
+def test_a_flowchart_traces_its_lines_without_the_shadows_its_nodes_cast():
+    # a node with a grey shadow offset down and right, and a line leaving its bottom
+    rgb = np.full((200, 320, 3), 255, np.uint8)
+    rgb[44:106, 104:226] = 170
+    rgb[40:101, 100:221] = 255
+    rgb[40:42, 100:221] = rgb[99:101, 100:221] = rgb[40:101, 100:102] = 0
+    rgb[40:101, 219:221] = 0
+    rgb[106:190, 159:161] = 0
+    rgb[42:44, 221:300] = 170  # a light line leaving the node's side by its top corner
+    inv = build_inventory(rgb, ocr=False)
+    assert inv.ink[70, 223] and inv.ink[103, 130]
+    inv.shapes[0].label = "Step"  # as OCR would read it: a node, not an empty area
+    got = connector_inputs(inv, "flowchart")
+    assert got.ink is not None
+    assert not got.ink[70, 223] and not got.ink[103, 130]  # the shadow's bands
+    assert got.ink[150, 160]  # the line
+    assert got.ink[43, 230]  # the light line, where it leaves the node

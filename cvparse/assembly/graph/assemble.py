@@ -20,6 +20,7 @@ from ...primitives.strokes import inked_along
 from .discs import disc_ends
 from .iconlabels import reread_labels
 from .legend import edge_type, find_legends
+from .twins import twin_lines
 
 BOLD_RATIO = 1.5
 """A connector this much wider than the median connector is drawn bold."""
@@ -302,6 +303,19 @@ def _connector_edges(connectors: list[Connector], ends: list[tuple[int | None, i
     return pairs, dangling
 
 
+def _split_twin(c: Connector, e: Edge) -> list[tuple[Connector, Edge]]:
+    """The two links of a connector that is two lines side by side, one each way
+    (:func:`~.twins.twin_lines`): each runs into the node its own head points at."""
+    if e.source == e.target:
+        return [(c, e)]
+    heads = ["none", "arrow"]
+    style = "solid" if e.style == "bold" else e.style  # each line is as wide as one
+    there = replace(e, directed=True, style=style, extra={**e.extra, "heads": heads})
+    back = replace(e, source=e.target, target=e.source, directed=True, style=style,
+                   extra={**e.extra, "points": e.extra["points"][::-1], "heads": heads})
+    return [(c, there), (c, back)]
+
+
 def _typical_width(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
                    quantile: float = 50.0) -> float:
     """Width of a plain connector: the median (or another percentile) of the widths of
@@ -463,6 +477,14 @@ def assemble_graph(inv: Inventory, connectors: list[Connector], kind: str = "flo
                           bbox=disc.bbox))
     typical = _typical_width(connectors, ends)
     pairs, dangling = _connector_edges(connectors, ends, boxes, inv.scale.text_height, typical)
+    # a line broken where it crosses a frame or a dash gap is traced in pieces whose
+    # loose ends meet: one edge from the chain of them
+    for ch in chains(connectors, ends, inv.scale.text_height):
+        pairs.extend(_chain_edges(ch, connectors, typical))
+        dangling -= len(ch.pieces)
+    twins = {id(connectors[i]) for i in twin_lines(connectors, inv.image, inv.background,
+                                                    inv.scale.stroke)}
+    pairs = [ce for c, e in pairs for ce in (_split_twin(c, e) if id(c) in twins else [(c, e)])]
     through = {joined: text for text, joined in labels.values()}
     for c, e in pairs:
         e.label = through.get(id(c), e.label)

@@ -633,3 +633,16 @@ def test_two_headed_edge_beside_a_one_headed_one_is_the_other_way():
     assert out[0].extra["points"] == [[0, 20], [0, 100]]
     # a two-headed edge alone stays two-headed
     assert split_mixed_pair([both])[0].directed is False
+
+
+def test_flowchart_line_broken_in_two_is_one_edge():
+    from ...primitives.synth import cell, cells_inventory
+
+    # a dashed curve between two nodes traced as two pieces whose loose ends meet
+    inv = cells_inventory([cell((10, 10, 60, 40), "top"), cell((10, 200, 60, 230), "low")])
+    a = _piece([[35, 41], [80, 90], [90, 118]])
+    b = _piece([[92, 124], [80, 160], [35, 199]], ("none", "arrow"))
+    a.ends[0].node, b.ends[1].node = 0, 1
+    doc = assemble_graph(inv, [a, b])
+    assert [(e.source, e.target, e.directed) for e in doc.edges] == [("n1", "n2", True)]
+    assert "dangling_connectors" not in doc.extra
