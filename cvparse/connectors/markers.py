@@ -328,6 +328,28 @@ def width_profile(mask: np.ndarray, tip: tuple[float, float], inward: tuple[floa
     return extent, count
 
 
+def side_reach(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
+               length: int, half_span: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stepping back from ``tip`` against ``inward``: how far ink reaches to the left and
+    to the right of the line at each step (-1 where there is none).  An end marker is
+    drawn symmetric about its axis: both reach alike along it."""
+    h, w = mask.shape
+    ux, uy = inward
+    offsets = np.arange(-half_span, half_span + 1)
+    left = np.full(length, -1.0)
+    right = np.full(length, -1.0)
+    for t in range(length):
+        xs = np.round(tip[0] - ux * t - uy * offsets).astype(int)
+        ys = np.round(tip[1] - uy * t + ux * offsets).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        on = np.zeros(offsets.size, bool)
+        on[ok] = mask[ys[ok], xs[ok]]
+        if on.any():
+            idx = offsets[on]
+            left[t], right[t] = -idx.min(), idx.max()
+    return left, right
+
+
 def symbol_reading(extent: np.ndarray, count: np.ndarray, stroke: float) -> tuple[str, float]:
     """End marker from a width profile and its margin: how far (as a fraction) the deciding
     measurement lies from its threshold.  Markers: none, arrow, open_arrow, triangle,

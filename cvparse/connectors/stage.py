@@ -56,7 +56,8 @@ def build(inv: Inventory, *, ink: np.ndarray | None = None,
     >>> [sorted(e.node for e in c.ends) for c in lines]
     [[0, 1]]
     """
-    connectors = trace_connectors(inv, connector_mask(inv, ink, clear), close_nodes)
+    connectors = trace_connectors(inv, connector_mask(inv, ink, clear, phantoms),
+                                  phantoms=phantoms, close_nodes=close_nodes)
     classify_ends(connectors, marker_mask(inv), inv.scale.stroke,
                   text_height=inv.scale.text_height)
     attach_ends(inv, connectors, None if phantoms is None else set(phantoms), close_nodes)

@@ -15,7 +15,7 @@ Phantom shapes (areas closed off by connectors) are traced through.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -104,7 +104,8 @@ def _line_read_as_text(inv: Inventory, text: str, box, gap: float) -> bool:
 
 
 def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
-                   boxes: Sequence[tuple[int, int, int, int]] = ()) -> np.ndarray:
+                   boxes: Sequence[tuple[int, int, int, int]] = (),
+                   phantoms: Collection[int] | None = None) -> np.ndarray:
     """Ink that is not a shape (border, inside) nor text: the connectors and their heads.
 
     Parameters
@@ -115,6 +116,9 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
         Boolean ink to use instead of the inventory's (strong ink without drop shadows).
     boxes : sequence of (x1, y1, x2, y2)
         Further rectangles to clear, in pixels (class boxes found from their borders).
+    phantoms : collection of int, optional
+        Shapes that are no nodes, whose ink stays (the inventory's
+        :func:`~cvparse.primitives.phantoms.phantom_shapes` by default).
 
     Returns
     -------
@@ -122,7 +126,7 @@ def connector_mask(inv: Inventory, ink: np.ndarray | None = None,
         Boolean mask of the page's size.
     """
     mask = (inv.ink if ink is None else ink).copy()
-    phantoms = phantom_shapes(inv)
+    phantoms = phantom_shapes(inv) if phantoms is None else set(phantoms)
     text = _line_text(inv)
     if text is not None:
         mask &= ~text
@@ -507,6 +511,7 @@ def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> st
 
 
 def trace_connectors(inv: Inventory, mask: np.ndarray | None = None,
+                     *, phantoms: Collection[int] | None = None,
                      close_nodes: bool = False) -> list[Connector]:
     """All connectors of a page as polylines with unattached ends (see ``attach``).
 
@@ -519,6 +524,9 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None,
         The page's shapes and text.
     mask : ndarray, optional
         Boolean ink to trace (:func:`connector_mask` of ``inv`` by default).
+    phantoms : collection of int, optional
+        Shapes that are no nodes: lines neither stop at nor dock to them (the
+        inventory's :func:`~cvparse.primitives.phantoms.phantom_shapes` by default).
     close_nodes : bool
         Nodes may sit a head's length apart (a flowchart's stacked steps): a stroke
         shorter than debris is kept where both its ends reach two different shapes
@@ -531,7 +539,7 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None,
         (:func:`~cvparse.connectors.stage.build` runs the whole stage).
     """
     if mask is None:
-        mask = connector_mask(inv)
+        mask = connector_mask(inv, phantoms=phantoms)
     # edge labels on plates are cleared from the mask and crossed like text boxes
     plates = label_plates(inv)
     if plates:
@@ -547,7 +555,7 @@ def trace_connectors(inv: Inventory, mask: np.ndarray | None = None,
     if clusters_of(inv):  # the clusters taken out of the shapes are frames as well
         mask = mask & ~cluster_borders(inv, max(2, int(round(1.5 * stroke)) + 1), framed=True)
     span = 3 * stroke + 4
-    phantoms = phantom_shapes(inv)
+    phantoms = phantom_shapes(inv) if phantoms is None else set(phantoms)
     blocked = shape_label_map(inv, 0, phantoms) > 0
     targets = shape_label_map(inv, attach_grow(inv), phantoms)
     pieces, docked = _prune_spurs(_pieces(_join_dashes(mask, stroke, inv.scale.text_height)),

@@ -21,7 +21,7 @@ import numpy as np
 
 from .classboxes import dark_ink, uml_boxes
 from .items import Inventory
-from .phantoms import phantom_shapes
+from .phantoms import phantom_shapes, squeezed_between
 from .tables import shadowless_ink, table_boxes
 
 Box = tuple[int, int, int, int]
@@ -62,7 +62,8 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
         table's outline, a stroke and a pixel inside it; for ``flowchart``, the ink
         without the drop shadows of its shapes where they cast any, and
         ``close_nodes``; otherwise the inventory's ink and nothing more to clear.  For
-        every family, the phantom shapes.
+        every family, the phantom shapes (for ``uml`` also the areas squeezed between
+        two class boxes, see :func:`~cvparse.primitives.phantoms.squeezed_between`).
 
     Examples
     --------
@@ -75,8 +76,10 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
     """
     phantoms = frozenset(phantom_shapes(inv))
     if kind == "uml":  # class boxes are cleared whole, shadows left out of the ink
-        return ConnectorInputs(dark_ink(inv), tuple(b.bbox for b in uml_boxes(inv)),
-                               phantoms)
+        boxes = tuple(b.bbox for b in uml_boxes(inv))
+        # an area closed off between two class boxes is made of their lines
+        return ConnectorInputs(dark_ink(inv), boxes,
+                               phantoms | squeezed_between(inv, list(boxes)))
     if kind == "er" and (tables := table_boxes(inv)):
         # Drop shadows behind tables are no lines, nor are the tables' own borders.  The
         # outlines go in a stroke and a pixel, which the margin cleared round every box

@@ -123,3 +123,36 @@ def _phantom_shapes(inv: Inventory) -> set[int]:
             best = int(np.argmax(score))
         flagged.add(best)
         live[best] = False
+
+
+def squeezed_between(inv: Inventory, nodes: list[tuple[int, int, int, int]]) -> set[int]:
+    """Shapes squeezed between two of ``nodes`` (rectangles ``x1, y1, x2, y2``) on
+    opposite sides, touching both, labelled or not.
+
+    Where the nodes of a page are known apart from its shapes (UML class boxes), a closed
+    area that reaches from one node to another is no node: two lines drawn between the
+    same pair of nodes that bow apart close it off (two roles of one association), and the
+    role names written beside them are its "label".  A shape lying within a node (a
+    compartment, a badge) or holding one is left alone.
+    """
+    margin = 2 * inv.scale.stroke + 2
+    rects = np.array(nodes, np.float64).reshape(-1, 4)
+    if len(rects) < 2:
+        return set()
+    centres = np.stack([(rects[:, 0] + rects[:, 2]) / 2, (rects[:, 1] + rects[:, 3]) / 2], 1)
+    out = set()
+    for k, s in enumerate(inv.shapes):
+        x1, y1, x2, y2 = (float(v) for v in s.bbox)
+        within = ((rects[:, 0] - margin <= x1) & (rects[:, 1] - margin <= y1)
+                  & (rects[:, 2] + margin >= x2) & (rects[:, 3] + margin >= y2))
+        holds = ((x1 - margin <= rects[:, 0]) & (y1 - margin <= rects[:, 1])
+                 & (x2 + margin >= rects[:, 2]) & (y2 + margin >= rects[:, 3]))
+        if within.any() or holds.any():
+            continue
+        gap_x = np.maximum(np.maximum(rects[:, 0] - x2, x1 - rects[:, 2]), 0.0)
+        gap_y = np.maximum(np.maximum(rects[:, 1] - y2, y1 - rects[:, 3]), 0.0)
+        touching = np.flatnonzero(np.hypot(gap_x, gap_y) <= margin)
+        here = np.vstack([[(x1 + x2) / 2, (y1 + y2) / 2], centres[touching]])
+        if _between(here, 0, list(range(1, len(here)))):
+            out.add(k)
+    return out

@@ -77,3 +77,26 @@ def test_a_flowchart_traces_its_lines_without_the_shadows_its_nodes_cast():
     assert not got.ink[70, 223] and not got.ink[103, 130]  # the shadow's bands
     assert got.ink[150, 160]  # the line
     assert got.ink[43, 230]  # the light line, where it leaves the node
+
+
+def test_an_area_two_bowed_lines_close_off_between_two_class_boxes_is_no_shape():
+    import cv2
+
+    from cvparse.connectors.stage import build
+
+    # two class boxes one above the other, joined by two lines that bow apart: the area
+    # between the lines (with a role name written in it) is found as a shape
+    rgb = np.full((360, 300, 3), 255, np.uint8)
+    for y1, y2 in ((20, 100), (260, 340)):
+        cv2.rectangle(rgb, (60, y1), (240, y2), (0, 0, 0), 2)
+        cv2.line(rgb, (60, y1 + 30), (240, y1 + 30), (0, 0, 0), 2)
+    cv2.ellipse(rgb, (150, 180), (40, 79), 0, 0, 360, (0, 0, 0), 2)
+    cv2.putText(rgb, "role", (128, 186), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1)
+    inv = build_inventory(rgb, ocr=False)
+    lens = [k for k, s in enumerate(inv.shapes) if s.bbox[1] > 90 and s.bbox[3] < 270]
+    assert lens
+    got = connector_inputs(inv, "uml")
+    assert set(lens) <= got.phantoms
+    assert not set(lens) & set(connector_inputs(inv, "flowchart").phantoms)
+    lines = build(inv, ink=got.ink, clear=got.clear, phantoms=got.phantoms)
+    assert sum(c.length > 100 for c in lines) >= 2  # both lines are traced

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ...connectors.lines import Connector
+from ...connectors.markers import side_reach
 from ...model import IsA
 from ...primitives.items import Inventory
 from .crowsfoot import is_crowsfoot
@@ -158,7 +159,8 @@ def has_head(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, fl
     """An arrowhead (hollow or filled) drawn where a line meets a box, the box itself
     masked out: right where the ink starts, ink spreads well to both sides of the line
     for a good part of a text height.  Text beside a line spreads to one side only."""
-    left, right = _sides(mask, tip, inward, int(1.2 * text_height), int(0.8 * text_height))
+    left, right = side_reach(mask, tip, inward, int(1.2 * text_height),
+                             int(0.8 * text_height))
     drawn = np.flatnonzero(right > -1)
     if drawn.size == 0:
         return False
@@ -172,27 +174,6 @@ def has_head(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, fl
     wide = (lo >= stroke) & (hi >= stroke + 1.5) & (lo >= 0.4 * hi)
     start = drawn[0]
     return int(wide[start:start + int(0.6 * text_height) + 1].sum()) >= 0.3 * text_height
-
-
-def _sides(mask: np.ndarray, tip: tuple[float, float], inward: tuple[float, float],
-           length: int, half_span: int) -> tuple[np.ndarray, np.ndarray]:
-    """Stepping back from ``tip`` against ``inward``: how far ink reaches to the left and
-    to the right of the line at each step (-1 where there is none)."""
-    h, w = mask.shape
-    ux, uy = inward
-    offsets = np.arange(-half_span, half_span + 1)
-    left = np.full(length, -1.0)
-    right = np.full(length, -1.0)
-    for t in range(length):
-        xs = np.round(tip[0] - ux * t - uy * offsets).astype(int)
-        ys = np.round(tip[1] - uy * t + ux * offsets).astype(int)
-        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-        on = np.zeros(offsets.size, bool)
-        on[ok] = mask[ys[ok], xs[ok]]
-        if on.any():
-            idx = offsets[on]
-            left[t], right[t] = -idx.min(), idx.max()
-    return left, right
 
 
 def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:

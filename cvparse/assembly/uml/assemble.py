@@ -14,7 +14,7 @@ from itertools import pairwise
 import numpy as np
 
 from ...connectors.lines import Connector, End
-from ...connectors.markers import end_readings, width_profile
+from ...connectors.markers import end_readings, side_reach, width_profile
 from ...model import UMLClass, UMLModel, UMLRelation
 from ...primitives.boxes import Box
 from ...primitives.items import Inventory
@@ -23,14 +23,29 @@ from ...arrays import colour_distance
 from .classes import read_classes
 
 
-def _approach(points: np.ndarray, back: float) -> tuple[np.ndarray, np.ndarray]:
-    """A point ``back`` pixels before the end of a polyline and the unit direction from it
-    to the end: the line's own heading, unbent by whatever marker is drawn at the end."""
+def _approach(points: np.ndarray, back: float, skip: float = 0.0
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """A point on a polyline ``skip + back`` pixels before its end and the unit direction
+    from it to the point ``skip`` pixels before the end: the line's own heading, unbent
+    by whatever marker is drawn at the end.
+
+    The trace of a line ending in a hollow marker runs on along one of the marker's sides
+    and ends at one of its corners; its last stretch bends off the line.  The heading is
+    therefore taken on the stretch behind the marker, ``skip`` pixels (about a marker's
+    length) back from the end; a polyline too short for that gives up ``skip`` first.
+    """
     seg = np.linalg.norm(np.diff(points, axis=0), axis=1)
     along = np.concatenate([[0.0], np.cumsum(seg[::-1])])
-    k = int(np.searchsorted(along, back))
-    far = points[::-1][min(k, len(points) - 1)]
-    v = points[-1] - far
+    rev = points[::-1]
+    skip = max(0.0, min(skip, float(along[-1]) - back))
+    if skip:
+        def at(d: float) -> np.ndarray:
+            return np.array([np.interp(d, along, rev[:, 0]), np.interp(d, along, rev[:, 1])])
+
+        far, near = at(skip + back), at(skip)
+    else:  # the polyline's own last point and the first point at least ``back`` before it
+        far, near = rev[min(int(np.searchsorted(along, back)), len(rev) - 1)], points[-1]
+    v = near - far
     n = float(np.linalg.norm(v))
     if not n:
         return far, np.zeros(2)
@@ -378,6 +393,52 @@ def _crosses_box(points: np.ndarray, boxes: list[Box], ends: tuple[int, int],
     return False
 
 
+def _asymmetry(mask: np.ndarray, tip: tuple[float, float], inward: np.ndarray,
+               length: float, half_span: float) -> float:
+    """How lopsided the ink behind ``tip`` lies about the axis ``inward``: the mean, over
+    the cross-sections holding ink, of the distance between the middle of the ink's
+    outermost pixels and the axis.  An end marker (triangle, diamond, arrowhead) is drawn
+    symmetric about its own axis."""
+    left, right = side_reach(mask, tip, (float(inward[0]), float(inward[1])), int(length),
+                             int(half_span))
+    inked = (left != -1) | (right != -1)  # both -1 only where there is no ink
+    return float(np.mean(np.abs(right[inked] - left[inked]) / 2.0)) if inked.any() else 0.0
+
+
+def _end_hit(dark: np.ndarray, free: np.ndarray, pts: np.ndarray, boxes: list[Box],
+             stroke: float, th: float
+             ) -> tuple[int, tuple[float, float], np.ndarray] | None:
+    """The box a polyline's end (its last point) meets, the tip outside its border and
+    the unit heading into it; ``None`` if the end meets no box.
+
+    Two headings are tried: the polyline's last stretch, and the stretch behind the
+    marker (see :func:`_approach`): the trace may bend into a side of a hollow marker,
+    and a tool may draw the marker along a spline's last tangent rather than the line
+    behind it.  Where they differ, the one about which the marker's ink lies more
+    symmetrically is the marker's axis.
+    """
+    back = 2.5 * th
+    out = []
+    for skip in (0.0, MARKER_LENGTH * th):
+        far, u = _approach(pts, back, skip)
+        if out and float(np.dot(out[0][2], u)) >= AXIS_AGREE:
+            break  # one heading: the last stretch, as it meets the border
+        # the ray may cross a whole marker (about two text heights) before the border
+        reach = float(np.linalg.norm(pts[-1] - far)) + 3 * th
+        box, hit = _hit_box(far, u, boxes, reach)
+        if box is None or hit is None:
+            continue
+        out.append((box, _border_tip(dark, hit, u, stroke, boxes[box].bbox), u))
+    if len(out) == 2 and out[0][0] == out[1][0]:
+        lop = [_asymmetry(free, tip, u, MARKER_LENGTH * th, 1.2 * th) for _, tip, u in out]
+        return out[1] if lop[1] < lop[0] else out[0]
+    return out[0] if out else None
+
+
+AXIS_AGREE = float(np.cos(np.radians(3.0)))
+"""Two headings within about three degrees of each other are one."""
+
+
 def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list[Box],
                    stroke: float, th: float, contrast: np.ndarray | None = None
                    ) -> tuple[tuple[int, int], tuple[EndWindow, EndWindow], str] | None:
@@ -388,13 +449,10 @@ def _relation_line(dark: np.ndarray, free: np.ndarray, c: Connector, boxes: list
     back = 2.5 * th
     hits = []
     for pts in (c.points[::-1], c.points):
-        far, u = _approach(pts, back)
-        # the ray may cross a whole marker (about two text heights) before the border
-        reach = float(np.linalg.norm(pts[-1] - far)) + 3 * th
-        box, hit = _hit_box(far, u, boxes, reach)
-        if box is None:
+        end = _end_hit(dark, free, pts, boxes, stroke, th)
+        if end is None:
             return None
-        hits.append((box, _border_tip(dark, hit, u, stroke, boxes[box].bbox), u))
+        hits.append(end)
     (a, ta, ua), (b, tb, ub) = hits
     if a == b or _crosses_box(c.points, boxes, (a, b), stroke):
         return None

@@ -187,9 +187,10 @@ def _class_name(lines: list[str], crop: np.ndarray) -> str:
         return ""
     raw = _WORD_START_DIGIT.sub(lambda m: m.group().translate(LOOKALIKE),
                                 "".join(names[-1].split()))
-    name = _identifier(raw)
-    if len(name) > 1 and name[0] == "l" and name[1].isupper():
-        name = "I" + name[1:]  # sans-serif I and l look alike; "lOException" is "IO..."
+    # sans-serif I and l look alike: an l with no lower-case letter before it and a
+    # capital after it ("lOException", "WSGlTransport", "_lOBase") starts no word
+    # part in an identifier's casing, a capital I does
+    name = _CAPITAL_I.sub("I", _identifier(raw))
     if is_single_glyph(crop):
         name = clean_single_glyph(name)
         letters = [ch for ch in name if ch.isalnum()]
@@ -199,6 +200,7 @@ def _class_name(lines: list[str], crop: np.ndarray) -> str:
     return name
 
 
+_CAPITAL_I = re.compile(r"(?<![a-z])l(?=[A-Z])")
 _IDENT = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]+\.)*[A-Za-z_][A-Za-z0-9_]*")
 
 

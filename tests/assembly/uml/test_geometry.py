@@ -127,3 +127,68 @@ def test_hollow_triangle_with_broken_sides_is_read_at_its_end():
     dark[29:58, 30] = True                   # the line behind it
     w = _end_window(dark, (30.0, 10.0), np.array([0.0, -1.0]), 18, stroke=3, text_height=9)
     assert w.marker_span >= 12
+
+
+def test_heading_is_read_behind_the_marker_a_trace_bends_into():
+    from cvparse.assembly.uml.assemble import _approach
+
+    # a 45-degree line whose trace, inside a hollow triangle 20 px long, runs on along
+    # one of the triangle's sides to its corner: the heading is the line's own
+    line = [(float(t), float(t)) for t in range(61)]
+    side = [(60.0 + k, 60.0 + 2.0 * k) for k in range(1, 8)]
+    pts = np.array(line + side)
+    _, bent = _approach(pts, 30.0)
+    far, u = _approach(pts, 30.0, 20.0)
+    assert abs(float(np.dot(bent, [0.7071, 0.7071]))) < 0.99  # the old heading is off
+    assert float(np.dot(u, [0.7071, 0.7071])) > 0.999
+    assert abs(far[0] - far[1]) < 1e-6
+    # a polyline too short for the skip keeps its whole length for the heading
+    short = np.array([(float(t), 0.0) for t in range(25)])
+    far, u = _approach(short, 30.0, 20.0)
+    assert np.allclose(u, [1.0, 0.0]) and np.allclose(far, [0.0, 0.0])
+
+
+def _slanted_triangle(axis_deg):
+    """A box (y 150..220) and a line coming down to its top side at 45 degrees, ending in
+    a hollow triangle whose tip touches the border at x 150 and whose axis lies
+    ``axis_deg`` degrees from vertical (45: along the line)."""
+    a = np.radians(axis_deg)
+    u = np.array([np.sin(a), np.cos(a)])        # the marker's axis, pointing into the box
+    n = np.array([-u[1], u[0]])
+    tip = np.array([150.0, 148.0])
+    base = tip - 16 * u
+    img = Image.new("L", (300, 240), 0)
+    d = ImageDraw.Draw(img)
+    d.rectangle((60, 150, 240, 220), outline=255, width=1)
+    d.polygon([tuple(tip), tuple(base + 7 * n), tuple(base - 7 * n)], outline=255)
+    start = np.array([base[0] - 90, base[1] - 90])
+    d.line((tuple(start), tuple(base)), fill=255)
+    dark = np.asarray(img) > 0
+    free = dark.copy()
+    free[149:222, 59:242] = False
+    # the trace runs down the line, then out to a corner of the triangle's base and a
+    # few pixels on along its side (the tip itself is cleared with the border)
+    line = np.linspace(start, base, 80)
+    corner = base + 7 * n
+    side = corner + np.outer(np.arange(1, 5), (tip - corner) / np.linalg.norm(tip - corner))
+    return dark, free, np.vstack([line, [corner], side])
+
+
+def test_the_marker_is_read_along_the_axis_it_is_drawn_symmetric_about():
+    from cvparse.assembly.uml.assemble import _approach, _asymmetry, _end_hit
+    from cvparse.primitives.boxes import Box
+
+    box = [Box(bbox=(60, 150, 240, 220), separators=[])]
+    dark, free, pts = _slanted_triangle(45.0)
+    want = np.array([1.0, 1.0]) / 2 ** 0.5
+    # the trace's last stretch bends off toward a corner of the triangle
+    _, bent = _approach(pts, 27.5)
+    assert float(np.dot(bent, want)) < np.cos(np.radians(6.0))
+    hit = _end_hit(dark, free, pts, box, 1.0, 11.0)
+    assert hit is not None and hit[0] == 0
+    assert float(np.dot(hit[2], want)) > np.cos(np.radians(2.0))
+    assert abs(hit[1][0] - 150) <= 2 and abs(hit[1][1] - 148) <= 2
+    # read along its own axis the triangle is symmetric, along the bent heading not
+    tip = (149.0, 147.0)
+    assert _asymmetry(free, tip, want, 16.5, 13.0) < 0.5 * _asymmetry(free, tip, bent, 16.5,
+                                                                       13.0)

@@ -65,6 +65,9 @@ def _blank_crop(w, h=20):
     (["MV"], 34, "MV"),         # two letters touching are not one glyph
     (["0rder"], 60, "Order"),
     (["lOException"], 90, "IOException"),
+    (["WSGlTransport"], 120, "WSGITransport"),   # an l between capitals is an I
+    (["_lOBase"], 70, "_IOBase"),
+    (["HtmlParser"], 90, "HtmlParser"),          # after a lower-case letter it stays
     (["listItem"], 60, "listItem"),
 ])
 def test_class_name_rules(lines, width, name):
