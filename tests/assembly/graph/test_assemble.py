@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from cvparse.assembly.graph.assemble import (
     TopoNode,
@@ -457,28 +458,19 @@ def test_a_wrapped_label_whose_last_line_has_only_small_letters_keeps_it():
     assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltagesensor"]
 
 
-def test_a_wrapped_label_broken_before_its_last_letter_keeps_it():
+@pytest.mark.parametrize("x, label", [(134, "Voltage"), (230, "Voltag")])
+def test_a_lone_small_letter_joins_the_label_it_sits_right_under(x, label):
     """"Voltag" / "e" (a label wrapped inside a word): the lone small letter on the
-    last line is no line-end fragment, since it sits right under the line it ends."""
+    last line is no line-end fragment, since it sits right under the line it ends; off
+    to the side of the label it stays out."""
     img, draw = canvas(300, 200)
     draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
     draw.text((112, 92), "Voltag", fill=(0, 0, 0), font=font(16))
-    draw.text((134, 111), "e", fill=(0, 0, 0), font=font(16))
+    draw.text((x, 111), "e", fill=(0, 0, 0), font=font(16))
     rgb = to_array(img)
     inv = build_inventory(rgb)
     inv.image = rgb
-    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltage"]
-
-
-def test_a_lone_small_letter_beside_a_label_stays_out():
-    img, draw = canvas(300, 200)
-    draw.line([(133, 58), (146, 56)], fill=(60, 60, 60), width=3)
-    draw.text((112, 92), "Voltag", fill=(0, 0, 0), font=font(16))
-    draw.text((230, 111), "e", fill=(0, 0, 0), font=font(16))
-    rgb = to_array(img)
-    inv = build_inventory(rgb)
-    inv.image = rgb
-    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == ["Voltag"]
+    assert [n.label.replace(" ", "") for n in topology_nodes(inv)] == [label]
 
 
 def _rect_shape(box: tuple[int, int, int, int], label: str, fill=(255, 255, 255)) -> Shape:
