@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+from skimage.morphology import skeletonize
 
 from ...connectors.atnodes import cut_at_nodes, probe_to_nodes
 from ...connectors.attach import GAP_SIDES, attach_reach, phantom_shapes
@@ -121,6 +122,26 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float,
         run = lines[wy1:wy2, wx1:wx2]
         if not (window & ~run).any() and run[:, 0].any() and run[:, -1].any():
             return None  # a line running across the window and nothing else
+    m = int(round(2 * th))
+    rx1, ry1, rx2, ry2 = max(0, wx1 - m), max(0, wy1 - m), min(w, wx2 + m), wy2
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
+    inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
+    passing = set()
+    for i in inside[inside > 0]:
+        bx, by, bw, bh, area = stats[i]
+        # A thin piece running off the region's edge is a connector passing by.
+        cut = ((bx == 0 and rx1 > 0) or (by == 0 and ry1 > 0)
+               or (bx + bw == rx2 - rx1 and rx2 < w))
+        win = (wx1 - rx1, wy1 - ry1, wx2 - rx1, wy2 - ry1)
+        if cut and (area <= 1.5 * stroke * (bw + bh)
+                    or _lines_crossing(labels == i, stroke, th, win)):
+            passing.add(int(i))
+    if passing:
+        window = window & ~np.isin(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1],
+                                   list(passing))
+        if not window.any():
+            return None
     if window.mean() < 0.04:
         mark = _lone_mark(window, th, stroke)
         if mark is None:
@@ -129,24 +150,46 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float,
     ys, xs = np.nonzero(window)
     out = [wx1 + int(xs.min()), wy1 + int(ys.min()), wx1 + int(xs.max()) + 1,
            wy1 + int(ys.max()) + 1]
-    m = int(round(2 * th))
-    rx1, ry1, rx2, ry2 = max(0, wx1 - m), max(0, wy1 - m), min(w, wx2 + m), wy2
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
-    inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
     for i in inside[inside > 0]:
         bx, by, bw, bh, area = stats[i]
-        # A thin piece running off the region's edge is a connector passing by.
-        cut = ((bx == 0 and rx1 > 0) or (by == 0 and ry1 > 0)
-               or (bx + bw == rx2 - rx1 and rx2 < w))
-        if cut and area <= 1.5 * stroke * (bw + bh):
-            continue
-        if bw <= 6 * th and bh <= 6 * th:
+        if int(i) not in passing and bw <= 6 * th and bh <= 6 * th:
             out = [min(out[0], rx1 + bx), min(out[1], ry1 + by),
                    max(out[2], rx1 + bx + bw), max(out[3], ry1 + by + bh)]
     if pieces is not None:
         out = _whole_icon(out, box, pieces, th, stroke)
     return out
+
+
+def _lines_crossing(piece: np.ndarray, stroke: float, th: float,
+                    window: tuple[int, int, int, int]) -> bool:
+    """True if a piece of ink (a mask the size of the region looked at) is lines
+    crossing one another on their way through: strokes only (no thicker than one and a
+    half strokes on average along its skeleton) that enter and leave the region and
+    close off no area lying in the ``window`` right over the label (``x1, y1, x2, y2``
+    in the piece).  A drawing made of strokes with a line ending at it leaves the region
+    at one place only; an outline drawing (a cylinder, a brick wall, a box) encloses
+    areas of its own over its label, where crossing lines close off only areas
+    reaching out of it."""
+    length = int(skeletonize(piece).sum())
+    if length == 0 or int(piece.sum()) > 1.5 * stroke * length:
+        return False
+    rim = np.concatenate([piece[0, :], piece[1:, -1], piece[-1, -2::-1], piece[-2:0:-1, 0]])
+    if int((rim & ~np.roll(rim, 1)).sum()) < 2:
+        return False
+    # a letter's counter, of a word drawn in the ink, is smaller than a quarter of a
+    # text height squared
+    contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return True
+    x1, y1, x2, y2 = window
+    for c, parent in zip(contours, hierarchy[0][:, 3]):
+        if parent < 0 or cv2.contourArea(c) < 0.25 * th * th:
+            continue
+        cx, cy, cw, ch = cv2.boundingRect(c)
+        if x1 <= cx and cy >= y1 and cx + cw <= x2 and cy + ch <= y2:
+            return False
+    return True
 
 
 def _pieces_off_lines(ink: np.ndarray, rgb: np.ndarray | None, th: float, stroke: float,

@@ -638,3 +638,14 @@ def test_flowchart_line_broken_in_two_is_one_edge():
     doc = assemble_graph(inv, [a, b])
     assert [(e.source, e.target, e.directed) for e in doc.edges] == [("n1", "n2", True)]
     assert "dangling_connectors" not in doc.extra
+
+
+def test_lines_crossing_over_a_label_are_no_icon():
+    # two slanted lines crossing right above an edge label: one piece of thin ink that
+    # runs off on every side, no drawing of the label's own
+    img, draw = canvas(400, 240)
+    draw.line([(60, 40), (340, 110)], fill=(0, 0, 0), width=2)
+    draw.line([(60, 110), (340, 40)], fill=(0, 0, 0), width=2)
+    draw.text((165, 118), "uplink", fill=(0, 0, 0), font=font(16))
+    inv = build_inventory(to_array(img))
+    assert topology_nodes(inv) == []
