@@ -679,16 +679,18 @@ TEXT_NODE_LETTERS = 3
 """A plain-text node's label holds at least this many letters or digits (fewer are
 pieces of an edge label or of a marker read as letters)."""
 TITLE_GAP = 1.5
-"""A label within this many text heights inside a cluster's border is its title."""
+"""A label within this many text heights under a cluster's top (or over its bottom) is
+its title."""
 
 
 def _hugs_border(box, frame, gap: float) -> bool:
-    """True if ``box`` lies inside ``frame`` within ``gap`` px of one of its sides."""
+    """True if ``box`` lies inside ``frame`` within ``gap`` px of its top or bottom side
+    (where a cluster's title goes; a label near a left or right side is a node's)."""
     x1, y1, x2, y2 = box
     f1, g1, f2, g2 = frame
     if not (f1 <= x1 and x2 <= f2 and g1 <= y1 and y2 <= g2):
         return False
-    return min(x1 - f1, y1 - g1, f2 - x2, g2 - y2) <= gap
+    return min(y1 - g1, g2 - y2) <= gap
 
 
 def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()

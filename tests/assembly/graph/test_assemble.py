@@ -649,3 +649,33 @@ def test_lines_crossing_over_a_label_are_no_icon():
     draw.text((165, 118), "uplink", fill=(0, 0, 0), font=font(16))
     inv = build_inventory(to_array(img))
     assert topology_nodes(inv) == []
+
+
+def _text_node_page(tip: tuple[int, int], frame: bool = False):
+    """A plain-text label "gateway" (its letters at y 60-76) and a line from a box far
+    below-right ending in a dot at ``tip``, all inside a titled frame if ``frame`` (the
+    label then ten px from the frame's left side)."""
+    img, draw = canvas(480, 320)
+    if frame:
+        draw.rounded_rectangle([20, 10, 460, 300], radius=10, outline=(120, 120, 120),
+                               width=2)
+        draw.text((220, 16), "Site", fill=(0, 0, 0), font=font(16))
+    draw.text((30 if frame else 40, 60), "gateway", fill=(0, 0, 0), font=font(16))
+    draw.rectangle([300, 200, 420, 250], outline=(0, 0, 0), width=2)
+    draw.text((322, 215), "switch", fill=(0, 0, 0), font=font(16))
+    draw.line([(300, 205), tip], fill=(0, 0, 0), width=2)
+    draw.ellipse([tip[0] - 4, tip[1] - 4, tip[0] + 4, tip[1] + 4], fill=(0, 0, 0))
+    return to_array(img)
+
+
+def _edges(rgb):
+    doc = parse(rgb, kind="topology").document
+    labels = {n.id: n.label for n in doc.nodes}
+    return sorted(labels.values()), [(labels[e.source], labels[e.target]) for e in doc.edges]
+
+
+def test_a_label_near_a_clusters_side_is_no_title():
+    # a plain-text node close to a frame's left side is a node; the title is the label
+    # under the frame's top
+    nodes, _ = _edges(_text_node_page((100, 82), frame=True))
+    assert nodes == ["gateway", "switch"]
