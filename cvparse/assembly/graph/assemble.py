@@ -670,7 +670,7 @@ def text_nodes(connectors: list[Connector], ends: list[tuple[int | None, int | N
     loose = [Connector(points=c.points, ends=tuple(replace(e, node=None) for e in c.ends),
                        style=c.style, width=c.width, colour=c.colour)  # type: ignore[arg-type]
              for c, pair in zip(connectors, ends) if None in pair]
-    hits = _end_nodes(loose, probe, inv)
+    hits = _end_nodes(loose, probe, inv, TEXT_NODE_REACH, TEXT_NODE_WIDEN)
     reached = {k for pair in hits for k in pair if k is not None}
     return [probe[k] for k in sorted(reached)]
 
@@ -678,6 +678,12 @@ def text_nodes(connectors: list[Connector], ends: list[tuple[int | None, int | N
 TEXT_NODE_LETTERS = 3
 """A plain-text node's label holds at least this many letters or digits (fewer are
 pieces of an edge label or of a marker read as letters)."""
+TEXT_NODE_REACH = 3.0
+"""A loose end points at a plain-text node this many text heights ahead at most: the tools
+stop a line at the label's invisible box, which has margins round the text."""
+TEXT_NODE_WIDEN = 0.25
+"""...in a cone widening by this many px per px looked ahead (a line aims at the label's
+middle, its end's heading is read from a few px of stroke)."""
 TITLE_GAP = 1.5
 """A label within this many text heights under a cluster's top (or over its bottom) is
 its title."""
@@ -759,13 +765,16 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     return nodes
 
 
-def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
+def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory,
+               reach_th: float = 2.0, widen: float = 0.0
                ) -> list[tuple[int | None, int | None]]:
     """Node index of both ends of every connector: through the shape the end was attached
-    to, else the node box it touches or points at."""
+    to, else the node box it touches or points at (within ``reach_th`` text heights, the
+    boxes grown by ``widen`` px per px looked ahead: a cone, for ends that stop short of
+    a label's invisible box)."""
     owner = {i: k for k, n in enumerate(nodes) for i in n.shapes}
-    grow = 2 * inv.scale.stroke + 4
-    reach = 2 * inv.scale.text_height
+    grow0 = 2 * inv.scale.stroke + 4
+    reach = reach_th * inv.scale.text_height
     boxes = [n.bbox for n in nodes]
     out = []
     for c in connectors:
@@ -777,6 +786,7 @@ def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventor
                 dx, dy = end.direction
                 for t in range(int(reach) + 1):
                     px, py = x + dx * t, y + dy * t
+                    grow = grow0 + widen * t
                     k = next((j for j, b in enumerate(boxes)
                               if b[0] - grow <= px <= b[2] + grow
                               and b[1] - grow <= py <= b[3] + grow), None)
@@ -966,8 +976,13 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     ends = _end_nodes(live, tnodes, inv)
     more = text_nodes(live, ends, tnodes, inv, skip)
     if more:
+        base = len(tnodes)
         tnodes += more
         ends = _end_nodes(live, tnodes, inv)
+        far = _end_nodes(live, more, inv, TEXT_NODE_REACH, TEXT_NODE_WIDEN)
+        ends = [(a if a is not None or fa is None else base + fa,
+                 b if b is not None or fb is None else base + fb)
+                for (a, b), (fa, fb) in zip(ends, far)]
     probed: set[int] = set()
     if inv.ink is not None:
         live, ends, moved = probe_to_nodes(live, ends, [n.bbox for n in tnodes], inv)

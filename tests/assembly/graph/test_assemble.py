@@ -674,6 +674,17 @@ def _edges(rgb):
     return sorted(labels.values()), [(labels[e.source], labels[e.target]) for e in doc.edges]
 
 
+def test_a_line_stopping_short_of_a_plain_label_reaches_it():
+    # Graphviz stops a line at a plain-text node's invisible box, a text line or more
+    # short of its letters, aimed at the label's middle
+    start, middle = np.array([300.0, 205.0]), np.array([80.0, 68.0])
+    u = (middle - start) / np.linalg.norm(middle - start)
+    tip = middle - 70 * u  # the dot, 70 px along the line from the label's middle
+    nodes, edges = _edges(_text_node_page((int(tip[0]), int(tip[1]))))
+    assert nodes == ["gateway", "switch"]
+    assert edges and set(edges[0]) == {"gateway", "switch"}
+
+
 def test_a_label_near_a_clusters_side_is_no_title():
     # a plain-text node close to a frame's left side is a node; the title is the label
     # under the frame's top
