@@ -663,7 +663,8 @@ def text_nodes(connectors: list[Connector], ends: list[tuple[int | None, int | N
     titles = [s.interior.bbox for s in clusters_of(inv)]
     cands = [(t, b) for t, b in free_labels(inv, skip)
              if _alnum(t) >= TEXT_NODE_LETTERS and not any(_contains(nb, b) for nb in boxes)
-             and not any(_hugs_border(b, c, TITLE_GAP * th) for c in titles)]
+             and not any(_hugs_border(b, c, TITLE_GAP * th) for c in titles)
+             and not _passed_by(b, connectors, th, inv.ink)]
     if not cands:
         return []
     probe = [TopoNode(t, "text", b) for t, b in cands]
@@ -675,6 +676,44 @@ def text_nodes(connectors: list[Connector], ends: list[tuple[int | None, int | N
     return [probe[k] for k in sorted(reached)]
 
 
+def _passed_by(box, connectors: list[Connector], th: float,
+               ink: np.ndarray | None = None) -> bool:
+    """True if a drawn line runs through ``box`` or grazes it (``PASS_GAP``) with both of
+    its ends well away (``PASS_ENDS``): an edge label beside or under its line (or what a
+    crossing line left of one), not a node; lines end at a node.  With the page's
+    ``ink``, a line bridged over the label (no ink where it passes: the label stands in a
+    gap of it, as a plain-text node it runs to and on from does) does not count."""
+    x1, y1, x2, y2 = box
+    g, far = PASS_GAP * th, PASS_ENDS * th
+    for c in connectors:
+        pts = np.asarray(c.points, np.float64)
+        if not len(pts):
+            continue
+        near = ((pts[:, 0] >= x1 - g) & (pts[:, 0] <= x2 + g)
+                & (pts[:, 1] >= y1 - g) & (pts[:, 1] <= y2 + g))
+        if not near.any() or not all(_box_distance(box, e.point) >= far for e in c.ends):
+            continue
+        if ink is not None:
+            xs = np.clip(np.round(pts[near, 0]).astype(int), 0, ink.shape[1] - 1)
+            ys = np.clip(np.round(pts[near, 1]).astype(int), 0, ink.shape[0] - 1)
+            if ink[ys, xs].mean() < 0.5:
+                continue
+        return True
+    return False
+
+
+def _box_distance(box, point) -> float:
+    """Distance from ``point`` to the nearest point of ``box`` (0 inside it)."""
+    x1, y1, x2, y2 = box
+    dx = max(x1 - point[0], 0.0, point[0] - x2)
+    dy = max(y1 - point[1], 0.0, point[1] - y2)
+    return float(np.hypot(dx, dy))
+
+
+PASS_GAP = 0.3
+"""A line within this many text heights of a label runs past it..."""
+PASS_ENDS = 1.5
+"""...when both its ends lie this many text heights or more away from the label."""
 TEXT_NODE_LETTERS = 3
 """A plain-text node's label holds at least this many letters or digits (fewer are
 pieces of an edge label or of a marker read as letters)."""
@@ -978,6 +1017,9 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     if more:
         base = len(tnodes)
         tnodes += more
+        # a line bridged over a plain-text node's label (read as a gap in one line) is
+        # two lines ending at it
+        live = cut_at_nodes(live, tnodes, inv)
         ends = _end_nodes(live, tnodes, inv)
         far = _end_nodes(live, more, inv, TEXT_NODE_REACH, TEXT_NODE_WIDEN)
         ends = [(a if a is not None or fa is None else base + fa,

@@ -690,3 +690,21 @@ def test_a_label_near_a_clusters_side_is_no_title():
     # under the frame's top
     nodes, _ = _edges(_text_node_page((100, 82), frame=True))
     assert nodes == ["gateway", "switch"]
+
+
+def test_a_label_a_line_runs_past_is_no_text_node():
+    from cvparse.assembly.graph.assemble import _passed_by
+
+    def line(a, b):
+        a, b = np.array(a, float), np.array(b, float)
+        pts = np.array([a + (b - a) * t for t in np.linspace(0, 1, 60)])
+        u = (b - a) / np.linalg.norm(b - a)
+        return Connector(points=pts, ends=(End(point=tuple(a), direction=tuple(-u)),
+                                           End(point=tuple(b), direction=tuple(u))))
+
+    label = (100, 50, 160, 64)  # an edge label, text height 14
+    assert _passed_by(label, [line((20, 70), (300, 66))], 14.0)  # its line, under it
+    assert _passed_by(label, [line((90, 20), (170, 90))], 14.0)  # a line crossing it
+    # a line ending at it, or passing well clear of it: it may be a plain-text node
+    assert not _passed_by(label, [line((300, 120), (162, 66))], 14.0)
+    assert not _passed_by(label, [line((20, 100), (300, 100))], 14.0)
