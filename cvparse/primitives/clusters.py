@@ -148,7 +148,8 @@ def cluster_borders(inv: Inventory, half: int | None = None, framed: bool = Fals
                     ) -> np.ndarray:
     """Mask of the borders of the page's clusters (:func:`clusters_of`; the inner and
     the outer one of a cluster nested flush in another), ``half`` pixels wide on either
-    side of their outline (a stroke and a pixel by default).  With ``framed``, only of
+    side of their outline (a stroke and a pixel by default); lines running in from the
+border stay out of it.  With ``framed``, only of
     the clusters drawn as a frame: a border that runs into a shape of the page is made
     of the connectors between nodes (a ring of lines closing off an area), not drawn
     round them."""
@@ -156,6 +157,10 @@ def cluster_borders(inv: Inventory, half: int | None = None, framed: bool = Fals
     out = np.zeros((h, w), bool)
     d = 2 * (int(round(inv.scale.stroke)) + 1) + 1 if half is None else 2 * half + 1
     k = np.ones((d, d), np.uint8)
+    # a line running in from the border and ending inside cuts a slit into the area;
+    # closed, the slit's sides are no border
+    c = 2 * int(round(inv.scale.stroke)) + 3
+    slit = np.ones((c, c), np.uint8)
     nodes = None
     if framed:
         nodes = np.zeros((h, w), bool)
@@ -166,7 +171,8 @@ def cluster_borders(inv: Inventory, half: int | None = None, framed: bool = Fals
         mine = np.zeros((h, w), bool)
         for r in (s.interior, s.outer):
             x1, y1, x2, y2 = r.bbox
-            filled = np.pad(r.filled.astype(np.uint8), d)
+            filled = cv2.morphologyEx(np.pad(r.filled.astype(np.uint8), d),
+                                      cv2.MORPH_CLOSE, slit)
             band = cv2.dilate(filled, k) > cv2.erode(filled, k)
             gx1, gy1 = x1 - d, y1 - d
             cx1, cy1, cx2, cy2 = max(0, gx1), max(0, gy1), min(w, x2 + d), min(h, y2 + d)

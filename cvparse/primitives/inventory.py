@@ -556,6 +556,33 @@ def _vouched(words: list) -> bool:
                for w in words)
 
 
+NEIGHBOUR_CONFIDENCE = 30.0
+"""A doubtful free word read this surely or more is kept when a sure word of its line
+stands right beside it (:func:`_next_on_line`): the second word of a label ("api" after
+"quitted"), which Tesseract reads worse alone than a line end or speck it never reads as
+a whole word."""
+SURE_CONFIDENCE = 85.0
+"""...a sure word: read at least this surely."""
+WORD_SPACE = 0.8
+"""Text heights of paper between two words of one label at most."""
+
+
+def _whole_word(text: str) -> bool:
+    """Three letters or more and nothing but letters and digits."""
+    return sum(ch.isalpha() for ch in text) >= 3 and text.isalnum()
+
+
+def _next_on_line(box, other, text_height: float) -> bool:
+    """True if ``box`` and ``other`` share a text line (their rows overlap by most of the
+    shorter one) and stand a word space apart at most (``WORD_SPACE`` text heights of
+    clear paper between them, no overlap)."""
+    overlap = min(box[3], other[3]) - max(box[1], other[1])
+    if overlap < 0.6 * min(box[3] - box[1], other[3] - other[1]):
+        return False
+    gap = max(box[0], other[0]) - min(box[2], other[2])
+    return 0 <= gap <= WORD_SPACE * text_height
+
+
 WORD_MARKS = "_.*()-'"
 """Marks a label's words may hold besides letters and digits."""
 
@@ -637,13 +664,15 @@ def free_texts(words: list, word_crops: list[np.ndarray], read: list, own: list[
     heights ``own``) that read as text, as text items; their ink is added to
     ``text_mask``.  Readings with no letter, of low confidence, an arrowhead read as a
     letter, implausible words and words far wider than their letters are dropped."""
-    texts, kept, tails = [], [], []
+    texts, kept, tails, doubtful = [], [], [], []
     for wb, crop, ws, g in zip(words, word_crops, read, own):
         text = join_label(ws, crop, False, g or glyph)
         conf = float(np.mean([x.confidence for x in ws])) if ws else 0.0
         if not text or not any(ch.isalnum() for ch in text):
             continue
         if conf < MIN_FREE_CONFIDENCE and not _vouched(ws):
+            if conf >= NEIGHBOUR_CONFIDENCE and _whole_word(text):
+                doubtful.append((TextItem(text=text, bbox=wb.bbox, confidence=conf), wb))
             continue
         if wb.touches_line and text in ARROWHEAD_READINGS:
             continue
@@ -658,6 +687,11 @@ def free_texts(words: list, word_crops: list[np.ndarray], read: list, own: list[
             continue  # far wider than its letters: glyphs chained through marker debris
         texts.append(TextItem(text=text, bbox=wb.bbox, confidence=conf))
         kept.append(wb)
+    sure = [t.bbox for t in texts if t.confidence >= SURE_CONFIDENCE]
+    for item, wb in doubtful:
+        if any(_next_on_line(item.bbox, b, scale.text_height) for b in sure):
+            texts.append(item)
+            kept.append(wb)
     lines = [t.bbox for t in texts]
     for item, wb in tails:
         if wrapped_tail(item.bbox, lines, scale.text_height):

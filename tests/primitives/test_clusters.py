@@ -72,3 +72,20 @@ def test_a_released_clusters_border_is_no_line():
     for c in lines:
         xs, ys = c.points[:, 0], c.points[:, 1]
         assert xs.min() > 30 and xs.max() < 390 and ys.min() > 30 and ys.max() < 270
+
+
+def test_a_line_running_in_from_a_clusters_border_stays_out_of_it():
+    # a line crossing into the group and ending inside cuts a slit into the cluster's
+    # area; the slit's sides are the line, not the border
+    from cvparse.primitives.clusters import cluster_borders
+
+    img, draw = canvas(420, 300)
+    draw.rounded_rectangle([20, 20, 400, 280], radius=10, outline=(120, 130, 140), width=2)
+    draw.text((32, 28), "Group", fill=(0, 0, 0), font=font(16))
+    draw.text((170, 140), "Billing", fill=(0, 0, 0), font=font(16))
+    draw.line([(300, 250), (300, 295)], fill=(0, 0, 0), width=2)
+    inv = release_clusters(build_inventory(to_array(img)))
+    assert len(clusters_of(inv)) == 1
+    border = cluster_borders(inv)
+    assert border[21, 200] and border[279, 250]  # the frame itself
+    assert not border[240:262, 298:303].any()  # the line, well inside the frame

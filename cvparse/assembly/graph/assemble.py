@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+from skimage.morphology import skeletonize
 
 from ...connectors.atnodes import cut_at_nodes, probe_to_nodes
 from ...connectors.attach import GAP_SIDES, attach_reach, phantom_shapes
@@ -121,6 +122,26 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float,
         run = lines[wy1:wy2, wx1:wx2]
         if not (window & ~run).any() and run[:, 0].any() and run[:, -1].any():
             return None  # a line running across the window and nothing else
+    m = int(round(2 * th))
+    rx1, ry1, rx2, ry2 = max(0, wx1 - m), max(0, wy1 - m), min(w, wx2 + m), wy2
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
+    inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
+    passing = set()
+    for i in inside[inside > 0]:
+        bx, by, bw, bh, area = stats[i]
+        # A thin piece running off the region's edge is a connector passing by.
+        cut = ((bx == 0 and rx1 > 0) or (by == 0 and ry1 > 0)
+               or (bx + bw == rx2 - rx1 and rx2 < w))
+        win = (wx1 - rx1, wy1 - ry1, wx2 - rx1, wy2 - ry1)
+        if cut and (area <= 1.5 * stroke * (bw + bh)
+                    or _lines_crossing(labels == i, stroke, th, win)):
+            passing.add(int(i))
+    if passing:
+        window = window & ~np.isin(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1],
+                                   list(passing))
+        if not window.any():
+            return None
     if window.mean() < 0.04:
         mark = _lone_mark(window, th, stroke)
         if mark is None:
@@ -129,24 +150,46 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float,
     ys, xs = np.nonzero(window)
     out = [wx1 + int(xs.min()), wy1 + int(ys.min()), wx1 + int(xs.max()) + 1,
            wy1 + int(ys.max()) + 1]
-    m = int(round(2 * th))
-    rx1, ry1, rx2, ry2 = max(0, wx1 - m), max(0, wy1 - m), min(w, wx2 + m), wy2
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
-    inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
     for i in inside[inside > 0]:
         bx, by, bw, bh, area = stats[i]
-        # A thin piece running off the region's edge is a connector passing by.
-        cut = ((bx == 0 and rx1 > 0) or (by == 0 and ry1 > 0)
-               or (bx + bw == rx2 - rx1 and rx2 < w))
-        if cut and area <= 1.5 * stroke * (bw + bh):
-            continue
-        if bw <= 6 * th and bh <= 6 * th:
+        if int(i) not in passing and bw <= 6 * th and bh <= 6 * th:
             out = [min(out[0], rx1 + bx), min(out[1], ry1 + by),
                    max(out[2], rx1 + bx + bw), max(out[3], ry1 + by + bh)]
     if pieces is not None:
         out = _whole_icon(out, box, pieces, th, stroke)
     return out
+
+
+def _lines_crossing(piece: np.ndarray, stroke: float, th: float,
+                    window: tuple[int, int, int, int]) -> bool:
+    """True if a piece of ink (a mask the size of the region looked at) is lines
+    crossing one another on their way through: strokes only (no thicker than one and a
+    half strokes on average along its skeleton) that enter and leave the region and
+    close off no area lying in the ``window`` right over the label (``x1, y1, x2, y2``
+    in the piece).  A drawing made of strokes with a line ending at it leaves the region
+    at one place only; an outline drawing (a cylinder, a brick wall, a box) encloses
+    areas of its own over its label, where crossing lines close off only areas
+    reaching out of it."""
+    length = int(skeletonize(piece).sum())
+    if length == 0 or int(piece.sum()) > 1.5 * stroke * length:
+        return False
+    rim = np.concatenate([piece[0, :], piece[1:, -1], piece[-1, -2::-1], piece[-2:0:-1, 0]])
+    if int((rim & ~np.roll(rim, 1)).sum()) < 2:
+        return False
+    # a letter's counter, of a word drawn in the ink, is smaller than a quarter of a
+    # text height squared
+    contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return True
+    x1, y1, x2, y2 = window
+    for c, parent in zip(contours, hierarchy[0][:, 3]):
+        if parent < 0 or cv2.contourArea(c) < 0.25 * th * th:
+            continue
+        cx, cy, cw, ch = cv2.boundingRect(c)
+        if x1 <= cx and cy >= y1 and cx + cw <= x2 and cy + ch <= y2:
+            return False
+    return True
 
 
 def _pieces_off_lines(ink: np.ndarray, rgb: np.ndarray | None, th: float, stroke: float,
@@ -620,32 +663,79 @@ def text_nodes(connectors: list[Connector], ends: list[tuple[int | None, int | N
     titles = [s.interior.bbox for s in clusters_of(inv)]
     cands = [(t, b) for t, b in free_labels(inv, skip)
              if _alnum(t) >= TEXT_NODE_LETTERS and not any(_contains(nb, b) for nb in boxes)
-             and not any(_hugs_border(b, c, TITLE_GAP * th) for c in titles)]
+             and not any(_hugs_border(b, c, TITLE_GAP * th) for c in titles)
+             and not _passed_by(b, connectors, th, inv.ink)]
     if not cands:
         return []
     probe = [TopoNode(t, "text", b) for t, b in cands]
     loose = [Connector(points=c.points, ends=tuple(replace(e, node=None) for e in c.ends),
                        style=c.style, width=c.width, colour=c.colour)  # type: ignore[arg-type]
              for c, pair in zip(connectors, ends) if None in pair]
-    hits = _end_nodes(loose, probe, inv)
+    hits = _end_nodes(loose, probe, inv, TEXT_NODE_REACH, TEXT_NODE_WIDEN)
     reached = {k for pair in hits for k in pair if k is not None}
     return [probe[k] for k in sorted(reached)]
 
 
+def _passed_by(box, connectors: list[Connector], th: float,
+               ink: np.ndarray | None = None) -> bool:
+    """True if a drawn line runs through ``box`` or grazes it (``PASS_GAP``) with both of
+    its ends well away (``PASS_ENDS``): an edge label beside or under its line (or what a
+    crossing line left of one), not a node; lines end at a node.  With the page's
+    ``ink``, a line bridged over the label (no ink where it passes: the label stands in a
+    gap of it, as a plain-text node it runs to and on from does) does not count."""
+    x1, y1, x2, y2 = box
+    g, far = PASS_GAP * th, PASS_ENDS * th
+    for c in connectors:
+        pts = np.asarray(c.points, np.float64)
+        if not len(pts):
+            continue
+        near = ((pts[:, 0] >= x1 - g) & (pts[:, 0] <= x2 + g)
+                & (pts[:, 1] >= y1 - g) & (pts[:, 1] <= y2 + g))
+        if not near.any() or not all(_box_distance(box, e.point) >= far for e in c.ends):
+            continue
+        if ink is not None:
+            xs = np.clip(np.round(pts[near, 0]).astype(int), 0, ink.shape[1] - 1)
+            ys = np.clip(np.round(pts[near, 1]).astype(int), 0, ink.shape[0] - 1)
+            if ink[ys, xs].mean() < 0.5:
+                continue
+        return True
+    return False
+
+
+def _box_distance(box, point) -> float:
+    """Distance from ``point`` to the nearest point of ``box`` (0 inside it)."""
+    x1, y1, x2, y2 = box
+    dx = max(x1 - point[0], 0.0, point[0] - x2)
+    dy = max(y1 - point[1], 0.0, point[1] - y2)
+    return float(np.hypot(dx, dy))
+
+
+PASS_GAP = 0.3
+"""A line within this many text heights of a label runs past it..."""
+PASS_ENDS = 1.5
+"""...when both its ends lie this many text heights or more away from the label."""
 TEXT_NODE_LETTERS = 3
 """A plain-text node's label holds at least this many letters or digits (fewer are
 pieces of an edge label or of a marker read as letters)."""
+TEXT_NODE_REACH = 3.0
+"""A loose end points at a plain-text node this many text heights ahead at most: the tools
+stop a line at the label's invisible box, which has margins round the text."""
+TEXT_NODE_WIDEN = 0.25
+"""...in a cone widening by this many px per px looked ahead (a line aims at the label's
+middle, its end's heading is read from a few px of stroke)."""
 TITLE_GAP = 1.5
-"""A label within this many text heights inside a cluster's border is its title."""
+"""A label within this many text heights under a cluster's top (or over its bottom) is
+its title."""
 
 
 def _hugs_border(box, frame, gap: float) -> bool:
-    """True if ``box`` lies inside ``frame`` within ``gap`` px of one of its sides."""
+    """True if ``box`` lies inside ``frame`` within ``gap`` px of its top or bottom side
+    (where a cluster's title goes; a label near a left or right side is a node's)."""
     x1, y1, x2, y2 = box
     f1, g1, f2, g2 = frame
     if not (f1 <= x1 and x2 <= f2 and g1 <= y1 and y2 <= g2):
         return False
-    return min(x1 - f1, y1 - g1, f2 - x2, g2 - y2) <= gap
+    return min(y1 - g1, g2 - y2) <= gap
 
 
 def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
@@ -714,13 +804,16 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     return nodes
 
 
-def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory
+def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventory,
+               reach_th: float = 2.0, widen: float = 0.0
                ) -> list[tuple[int | None, int | None]]:
     """Node index of both ends of every connector: through the shape the end was attached
-    to, else the node box it touches or points at."""
+    to, else the node box it touches or points at (within ``reach_th`` text heights, the
+    boxes grown by ``widen`` px per px looked ahead: a cone, for ends that stop short of
+    a label's invisible box)."""
     owner = {i: k for k, n in enumerate(nodes) for i in n.shapes}
-    grow = 2 * inv.scale.stroke + 4
-    reach = 2 * inv.scale.text_height
+    grow0 = 2 * inv.scale.stroke + 4
+    reach = reach_th * inv.scale.text_height
     boxes = [n.bbox for n in nodes]
     out = []
     for c in connectors:
@@ -732,6 +825,7 @@ def _end_nodes(connectors: list[Connector], nodes: list[TopoNode], inv: Inventor
                 dx, dy = end.direction
                 for t in range(int(reach) + 1):
                     px, py = x + dx * t, y + dy * t
+                    grow = grow0 + widen * t
                     k = next((j for j, b in enumerate(boxes)
                               if b[0] - grow <= px <= b[2] + grow
                               and b[1] - grow <= py <= b[3] + grow), None)
@@ -921,8 +1015,16 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     ends = _end_nodes(live, tnodes, inv)
     more = text_nodes(live, ends, tnodes, inv, skip)
     if more:
+        base = len(tnodes)
         tnodes += more
+        # a line bridged over a plain-text node's label (read as a gap in one line) is
+        # two lines ending at it
+        live = cut_at_nodes(live, tnodes, inv)
         ends = _end_nodes(live, tnodes, inv)
+        far = _end_nodes(live, more, inv, TEXT_NODE_REACH, TEXT_NODE_WIDEN)
+        ends = [(a if a is not None or fa is None else base + fa,
+                 b if b is not None or fb is None else base + fb)
+                for (a, b), (fa, fb) in zip(ends, far)]
     probed: set[int] = set()
     if inv.ink is not None:
         live, ends, moved = probe_to_nodes(live, ends, [n.bbox for n in tnodes], inv)

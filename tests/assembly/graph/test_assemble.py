@@ -638,3 +638,73 @@ def test_flowchart_line_broken_in_two_is_one_edge():
     doc = assemble_graph(inv, [a, b])
     assert [(e.source, e.target, e.directed) for e in doc.edges] == [("n1", "n2", True)]
     assert "dangling_connectors" not in doc.extra
+
+
+def test_lines_crossing_over_a_label_are_no_icon():
+    # two slanted lines crossing right above an edge label: one piece of thin ink that
+    # runs off on every side, no drawing of the label's own
+    img, draw = canvas(400, 240)
+    draw.line([(60, 40), (340, 110)], fill=(0, 0, 0), width=2)
+    draw.line([(60, 110), (340, 40)], fill=(0, 0, 0), width=2)
+    draw.text((165, 118), "uplink", fill=(0, 0, 0), font=font(16))
+    inv = build_inventory(to_array(img))
+    assert topology_nodes(inv) == []
+
+
+def _text_node_page(tip: tuple[int, int], frame: bool = False):
+    """A plain-text label "gateway" (its letters at y 60-76) and a line from a box far
+    below-right ending in a dot at ``tip``, all inside a titled frame if ``frame`` (the
+    label then ten px from the frame's left side)."""
+    img, draw = canvas(480, 320)
+    if frame:
+        draw.rounded_rectangle([20, 10, 460, 300], radius=10, outline=(120, 120, 120),
+                               width=2)
+        draw.text((220, 16), "Site", fill=(0, 0, 0), font=font(16))
+    draw.text((30 if frame else 40, 60), "gateway", fill=(0, 0, 0), font=font(16))
+    draw.rectangle([300, 200, 420, 250], outline=(0, 0, 0), width=2)
+    draw.text((322, 215), "switch", fill=(0, 0, 0), font=font(16))
+    draw.line([(300, 205), tip], fill=(0, 0, 0), width=2)
+    draw.ellipse([tip[0] - 4, tip[1] - 4, tip[0] + 4, tip[1] + 4], fill=(0, 0, 0))
+    return to_array(img)
+
+
+def _edges(rgb):
+    doc = parse(rgb, kind="topology").document
+    labels = {n.id: n.label for n in doc.nodes}
+    return sorted(labels.values()), [(labels[e.source], labels[e.target]) for e in doc.edges]
+
+
+def test_a_line_stopping_short_of_a_plain_label_reaches_it():
+    # Graphviz stops a line at a plain-text node's invisible box, a text line or more
+    # short of its letters, aimed at the label's middle
+    start, middle = np.array([300.0, 205.0]), np.array([80.0, 68.0])
+    u = (middle - start) / np.linalg.norm(middle - start)
+    tip = middle - 70 * u  # the dot, 70 px along the line from the label's middle
+    nodes, edges = _edges(_text_node_page((int(tip[0]), int(tip[1]))))
+    assert nodes == ["gateway", "switch"]
+    assert edges and set(edges[0]) == {"gateway", "switch"}
+
+
+def test_a_label_near_a_clusters_side_is_no_title():
+    # a plain-text node close to a frame's left side is a node; the title is the label
+    # under the frame's top
+    nodes, _ = _edges(_text_node_page((100, 82), frame=True))
+    assert nodes == ["gateway", "switch"]
+
+
+def test_a_label_a_line_runs_past_is_no_text_node():
+    from cvparse.assembly.graph.assemble import _passed_by
+
+    def line(a, b):
+        a, b = np.array(a, float), np.array(b, float)
+        pts = np.array([a + (b - a) * t for t in np.linspace(0, 1, 60)])
+        u = (b - a) / np.linalg.norm(b - a)
+        return Connector(points=pts, ends=(End(point=tuple(a), direction=tuple(-u)),
+                                           End(point=tuple(b), direction=tuple(u))))
+
+    label = (100, 50, 160, 64)  # an edge label, text height 14
+    assert _passed_by(label, [line((20, 70), (300, 66))], 14.0)  # its line, under it
+    assert _passed_by(label, [line((90, 20), (170, 90))], 14.0)  # a line crossing it
+    # a line ending at it, or passing well clear of it: it may be a plain-text node
+    assert not _passed_by(label, [line((300, 120), (162, 66))], 14.0)
+    assert not _passed_by(label, [line((20, 100), (300, 100))], 14.0)
