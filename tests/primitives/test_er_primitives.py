@@ -293,6 +293,23 @@ def test_letter_bottom_running_into_the_gap_is_no_underscore():
     assert underscore_gaps(img, 14, erased=False) == 0
 
 
+def test_bottom_of_a_u_between_its_stems_is_no_underscore():
+    # "Is Premium?" a few pixels tall: letters resting on the baseline are few (a P's
+    # bowl, an r's arm and a ? end higher), so the u's bottom lies below their median
+    img = np.full((13, 40), 255, np.uint8)
+    img[3:11, 2] = 0                      # I
+    img[3:8, 6:10] = 0                    # P (stem and bowl, ending high)
+    img[3:11, 6] = 0
+    img[5, 12:15] = 0                     # r's arm
+    img[5:11, 12] = 0
+    img[3, 17:20] = 0                     # ?'s hook, ending high
+    img[3:8, 20] = 0
+    img[5:10, 23] = 0                     # u: two stems and a bottom
+    img[5:11, 27] = 0
+    img[10, 24:28] = 0
+    assert underscore_gaps(img, 6, erased=False) == 0
+
+
 def _small_dashed_ellipse(half_height: int) -> np.ndarray:
     """A dashed ellipse about as tight round its label as Graphviz draws one."""
     ink = np.zeros((120, 200), np.uint8)
