@@ -220,6 +220,16 @@ def test_underline_band_leaves_the_letters_sitting_on_it():
     assert (erased[22:24, 30:36] == 255).all()
 
 
+def test_fill_shaded_darker_under_the_text_is_no_underline():
+    # a node filled with a gradient: under the label every row a little darker
+    img = np.full((21, 80), 255, np.uint8)
+    for x in range(4, 70, 8):
+        cv2.rectangle(img, (x, 2), (x + 5, 11), 0, 1)
+    for y in range(12, 21):
+        img[y, :] = 235 - 10 * (y - 12)     # 235 .. 155
+    assert find_underlines(img, stroke=2, min_length=16) == []
+
+
 def _label_region(filled: np.ndarray):
     from cvparse.primitives.regions import Region
 
