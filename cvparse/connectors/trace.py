@@ -93,14 +93,66 @@ def _remove_shapes(mask: np.ndarray, inv: Inventory, pad: int, outer: bool,
 
 
 def _line_read_as_text(inv: Inventory, text: str, box, gap: float) -> bool:
-    """True for a "word" of one or two characters whose box reaches from one shape to
-    another: a short line between two nodes read as ``I`` or ``l``, not text to clear."""
+    """True for a "word" of one or two characters that is a short line between two
+    nodes read as ``I``, ``l`` or ``-``, not text to clear: its box reaches from one
+    shape to another, or it touches one shape and its ink is one thin straight stroke
+    that runs on out of the box on the side away from that shape (the shaft of a short
+    arrow whose head lies outside the box)."""
     if len(text.replace(" ", "")) > 2:
         return False
     x1, y1, x2, y2 = box
-    touching = sum(s.bbox[0] <= x2 + gap and s.bbox[2] >= x1 - gap
-                   and s.bbox[1] <= y2 + gap and s.bbox[3] >= y1 - gap for s in inv.shapes)
-    return touching >= 2
+    touched = [s.bbox for s in inv.shapes
+               if s.bbox[0] <= x2 + gap and s.bbox[2] >= x1 - gap
+               and s.bbox[1] <= y2 + gap and s.bbox[3] >= y1 - gap]
+    if len(touched) >= 2:
+        return True
+    return len(touched) == 1 and _stroke_runs_on(inv, box, touched[0])
+
+
+STUB_WIDTH = 2.0
+"""A stroke read as a letter is at most this many stroke widths (plus a pixel of
+antialiasing) across, on most of its length."""
+
+
+def _stroke_runs_on(inv: Inventory, box, shape_box) -> bool:
+    """True if the text ink in ``box`` is one thin straight stroke pointing away from
+    the shape at ``shape_box`` and the page's ink runs on past the box's far side where
+    the stroke meets it (see :func:`_line_read_as_text`)."""
+    if inv.text_mask is None or inv.ink is None:
+        return False
+    x1, y1, x2, y2 = (int(v) for v in box)
+    h, w = inv.ink.shape
+    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+    own = inv.text_mask[y1:y2, x1:x2]
+    if own.size == 0 or not own.any():
+        return False
+    thin = STUB_WIDTH * inv.scale.stroke + 1
+    sx = (shape_box[0] + shape_box[2]) / 2 - (x1 + x2) / 2
+    sy = (shape_box[1] + shape_box[3]) / 2 - (y1 + y2) / 2
+    # is the shape above / below (a vertical stroke) or left / right (a horizontal one)?
+    vertical = (shape_box[3] <= y1 + 1 or shape_box[1] >= y2 - 1) and not (
+        shape_box[2] <= x1 + 1 or shape_box[0] >= x2 - 1)
+    grid = own if vertical else own.T
+    rows = np.nonzero(grid.any(axis=1))[0]
+    if len(rows) < 0.6 * grid.shape[0]:
+        return False
+    centre = int(np.median(np.nonzero(grid[rows])[1]))
+    span = np.arange(grid.shape[1])
+    # rows holding only a thin run about the stroke's axis: a border row it leaves
+    # from may be wide, a letter's bars and bowls are many
+    narrow = [bool(np.all(np.abs(span[grid[y]] - centre) <= thin)) for y in rows]
+    if np.mean(narrow) < 0.75:
+        return False
+    r = max(1, int(round(inv.scale.stroke)))
+    if vertical:
+        cx = x1 + centre
+        far = y2 if sy < 0 else y1 - 1 - r
+        patch = inv.ink[max(0, far):min(h, far + r + 1), max(0, cx - r):cx + r + 1]
+    else:
+        cy = y1 + centre
+        far = x2 if sx < 0 else x1 - 1 - r
+        patch = inv.ink[max(0, cy - r):cy + r + 1, max(0, far):min(w, far + r + 1)]
+    return bool(patch.any())
 
 
 def connector_mask(inv: Inventory, ink: np.ndarray | None = None,

@@ -304,6 +304,7 @@ def build_inventory(source: np.ndarray | Page, ocr: bool = True) -> Inventory:
     small = [r for r in raw if id(r) not in taken_ids]
     _add_pieced(shapes, kept, failed + small, rgb, ink, scale, min_area)
     _add_dashed(shapes, kept, fine, rgb, ink, scale, min_area)
+    shapes, kept = _drop_twins(shapes, kept, scale.stroke)
     text_mask = np.zeros((h, w), bool)
     for s in shapes:
         x1, y1, x2, y2 = s.interior.bbox
@@ -374,6 +375,27 @@ def _join_lids(shapes: list[Shape], kept: list[Region], stroke: float
                          max(body.bbox[2], lid.bbox[2]), max(body.bbox[3], lid.bbox[3]))
     return ([s for i, s in enumerate(shapes) if i not in lids],
             [r for i, r in enumerate(kept) if i not in lids])
+
+
+def _drop_twins(shapes: list[Shape], kept: list[Region], stroke: float
+                ) -> tuple[list[Shape], list[Region]]:
+    """One shape per outline: two shapes whose boxes agree on every side to a stroke or
+    two are one node found twice (two concentric outlines, such as a final node's
+    bullseye of two rings, taken once as a double border and once as the ring between
+    them).  The double one is kept, else the larger; ``kept`` is filtered alongside."""
+    tol = 2 * stroke + 2
+    gone: set[int] = set()
+    for i, a in enumerate(shapes):
+        for j in range(i + 1, len(shapes)):
+            b = shapes[j]
+            if j in gone or i in gone or max(abs(u - v) for u, v in zip(a.bbox, b.bbox)) > tol:
+                continue
+            if a.double != b.double:
+                gone.add(j if a.double else i)
+            else:
+                gone.add(j if a.outer.area >= b.outer.area else i)
+    return ([s for i, s in enumerate(shapes) if i not in gone],
+            [r for i, r in enumerate(kept) if i not in gone])
 
 
 def _union(a: Region, b: Region, stroke: float) -> Region:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arrays import colour_distance
+
 from .classboxes import dark_ink, uml_boxes
 from .items import Inventory
 from .phantoms import phantom_shapes, squeezed_between
@@ -95,8 +97,31 @@ def connector_inputs(inv: Inventory, kind: str) -> ConnectorInputs:
         # (a phantom, or a pair of curves), whose sides are lines.
         ink = shadowless_ink(inv, [_box(s.bbox) for k, s in enumerate(inv.shapes)
                                    if k not in phantoms and s.label.strip()], cast=True)
+        # Where the nodes cast shadows, the wide median's paper is darkened round them.
+        shaded = ink is not None and inv.ink is not None and bool((inv.ink & ~ink).any())
+        bare = bare_paper(inv) if shaded else None
+        if ink is not None and bare is not None and (ink & bare).any():
+            ink = ink & ~bare
         return ConnectorInputs(None if ink is inv.ink else ink, (), phantoms, True)
     return ConnectorInputs(phantoms=phantoms, close_nodes=kind == "flowchart")
+
+
+def bare_paper(inv: Inventory) -> np.ndarray | None:
+    """Pixels of the page's own colour that the fine ink holds no ink either: paper the
+    wide median took for ink where drop shadows made the paper round it darker (a head
+    between two shadowed boxes swells into a blob).  Looked at on shadowed pages only:
+    elsewhere the wide ink's hold on the paper between two converging curves keeps
+    them one line to their node.  Page-coloured
+    letters on a strong fill stay (the fine ink, against the fill, holds them)."""
+    page = inv.page
+    if page is None or inv.image is None:
+        return None
+    near = colour_distance(inv.image, page.background) <= PAPER_MATCH
+    return near & ~page.fine_ink
+
+
+PAPER_MATCH = 12.0
+"""A pixel this close to the page colour (RGB distance) is the page's colour."""
 
 
 def _box(bbox) -> Box:

@@ -86,10 +86,31 @@ def find_underlines(gray: np.ndarray, stroke: float, min_length: float) -> list[
             # "kill" run together but leave out the "s").
             ends_ok = x1 <= cols.min() + 2 * stroke + 1 and x2 >= cols.max() - 2 * stroke
             if (near and ends_ok and covered >= 0.6 * (x2 - x1) and (x2 - x1) >= 0.7 * covered
-                    and below <= 0.3 * int(ink[:y1, x1:x2].sum())):
+                    and below <= 0.3 * int(ink[:y1, x1:x2].sum())
+                    and _stands_out(gray, y1, y2, x1, x2)):
                 out.append(Underline(y1, y2, x1, x2))
         i = j + 1
     return out
+
+
+LINE_STEP = 0.6
+"""Least share of a line's darkness (its grey below white) that the paper above it is
+lighter: a line stands out from what lies over it."""
+
+
+def _stands_out(gray: np.ndarray, y1: int, y2: int, x1: int, x2: int) -> bool:
+    """True if the band ``y1 .. y2`` is clearly darker than the row over it (past a row
+    of soft edge), read where that row is lightest (between the letters resting on it): a
+    line under text.  The lower rows of a fill shaded from light to dark are each a
+    little darker than the one above, and no line."""
+    tone = float(np.median(gray[y1:y2, x1:x2]))
+    y = y1 - 1
+    if y > 0 and _fringe(gray[y, x1:x2]):  # a line drawn between two pixel rows
+        y -= 1
+    if y < 0:
+        return True
+    over = float(np.percentile(gray[y, x1:x2], 90))
+    return over - tone >= LINE_STEP * (255 - tone)
 
 
 def _solid_rows(ink: np.ndarray, y1: int, y2: int, x1: int, x2: int) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import cv2
 import numpy as np
 
 from .ocr import Word, clean_single_glyph, glyph_count, word_lines
@@ -80,9 +81,22 @@ def underscore_gaps(gray: np.ndarray, glyph: float, erased: bool) -> int:
         # With a serif in the gap, the stroke must lie clearly lower (a u's bottom
         # running into the next letter lies on the baseline).
         if bottom[s:e].mean() >= 0.7 and flat and (
-                (below and flat[0] > baseline) or flat[0] >= baseline + 0.15 * glyph):
+                (below and flat[0] > baseline) or flat[0] >= baseline + 0.15 * glyph) \
+                and not _bowl(sub, s, e, flat[0], low):
             count += 1
     return count
+
+
+def _bowl(ink: np.ndarray, s: int, e: int, row: int, low: int) -> bool:
+    """True if the flat stroke in ``row`` between columns ``s`` and ``e`` is the bottom
+    of a letter (a u's bowl): one piece of ink with strokes that rise above ``low`` on
+    both sides of it.  An underscore is a piece of its own, or touches one letter."""
+    _, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    for k in set(labels[row, s:e][ink[row, s:e]].tolist()):
+        ys, xs = np.nonzero(labels[:low] == k)
+        if (xs < s).any() and (xs >= e).any():
+            return True
+    return False
 
 
 def _lone_letter(word: Word, gray: np.ndarray) -> str:

@@ -345,6 +345,33 @@ def test_short_line_between_two_nodes_read_as_a_letter_is_still_traced():
     assert len(conns) == 1 and conns[0].length > 60
 
 
+def _stacked_nodes_with_short_arrow(rgb: np.ndarray) -> None:
+    cv2.rectangle(rgb, (60, 20), (140, 80), INK, 2)
+    cv2.rectangle(rgb, (60, 112), (140, 170), INK, 2)
+    cv2.line(rgb, (100, 81), (100, 100), INK, 2)
+    head = np.array([[93, 98], [107, 98], [100, 111]], np.int32)
+    cv2.fillPoly(rgb, [head], INK)
+
+
+def test_shaft_of_a_short_arrow_read_as_a_letter_is_still_traced():
+    # the box OCR gave the letter holds the shaft only; the head lies below it
+    rgb = _page(200, 200)
+    _stacked_nodes_with_short_arrow(rgb)
+    inv = build_inventory(rgb, ocr=False)
+    _misread(inv, "I", (90, 80, 111, 97))
+    conns = trace_connectors(inv)
+    assert len(conns) == 1 and conns[0].length >= 12
+
+
+def test_letter_beside_a_node_that_runs_into_no_line_is_still_cleared():
+    rgb = _page(200, 200)
+    cv2.rectangle(rgb, (60, 20), (140, 80), INK, 2)
+    cv2.line(rgb, (100, 81), (100, 96), INK, 2)  # a letter-like stroke, nothing past it
+    inv = build_inventory(rgb, ocr=False)
+    _misread(inv, "I", (90, 80, 111, 99))
+    assert not trace_connectors(inv)
+
+
 def test_real_word_on_a_line_between_two_nodes_is_still_cleared():
     rgb = _page(200, 300)
     cv2.rectangle(rgb, (60, 20), (140, 80), INK, 2)

@@ -220,6 +220,16 @@ def test_underline_band_leaves_the_letters_sitting_on_it():
     assert (erased[22:24, 30:36] == 255).all()
 
 
+def test_fill_shaded_darker_under_the_text_is_no_underline():
+    # a node filled with a gradient: under the label every row a little darker
+    img = np.full((21, 80), 255, np.uint8)
+    for x in range(4, 70, 8):
+        cv2.rectangle(img, (x, 2), (x + 5, 11), 0, 1)
+    for y in range(12, 21):
+        img[y, :] = 235 - 10 * (y - 12)     # 235 .. 155
+    assert find_underlines(img, stroke=2, min_length=16) == []
+
+
 def _label_region(filled: np.ndarray):
     from cvparse.primitives.regions import Region
 
@@ -291,6 +301,23 @@ def test_letter_bottom_running_into_the_gap_is_no_underscore():
     img[21, 45:66] = 0      # a letter's bottom running on, a pixel under the baseline
     img[6:21, 70:110] = 0   # word two
     assert underscore_gaps(img, 14, erased=False) == 0
+
+
+def test_bottom_of_a_u_between_its_stems_is_no_underscore():
+    # "Is Premium?" a few pixels tall: letters resting on the baseline are few (a P's
+    # bowl, an r's arm and a ? end higher), so the u's bottom lies below their median
+    img = np.full((13, 40), 255, np.uint8)
+    img[3:11, 2] = 0                      # I
+    img[3:8, 6:10] = 0                    # P (stem and bowl, ending high)
+    img[3:11, 6] = 0
+    img[5, 12:15] = 0                     # r's arm
+    img[5:11, 12] = 0
+    img[3, 17:20] = 0                     # ?'s hook, ending high
+    img[3:8, 20] = 0
+    img[5:10, 23] = 0                     # u: two stems and a bottom
+    img[5:11, 27] = 0
+    img[10, 24:28] = 0
+    assert underscore_gaps(img, 6, erased=False) == 0
 
 
 def _small_dashed_ellipse(half_height: int) -> np.ndarray:

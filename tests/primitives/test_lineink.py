@@ -100,3 +100,21 @@ def test_an_area_two_bowed_lines_close_off_between_two_class_boxes_is_no_shape()
     assert not set(lens) & set(connector_inputs(inv, "flowchart").phantoms)
     lines = build(inv, ink=got.ink, clear=got.clear, phantoms=got.phantoms)
     assert sum(c.length > 100 for c in lines) >= 2  # both lines are traced
+
+
+def test_page_coloured_paper_the_wide_ink_took_for_ink_is_no_line():
+    # where shadows darken the wide median's paper, plain page pixels beside a line
+    # come out as ink; the fine ink sees them as paper, and they are not traced
+    rgb = np.full((200, 320, 3), 255, np.uint8)
+    rgb[44:106, 104:226] = 170  # the node's shadow
+    rgb[40:101, 100:221] = 255
+    rgb[40:42, 100:221] = rgb[99:101, 100:221] = 0
+    rgb[40:101, 100:102] = rgb[40:101, 219:221] = 0
+    rgb[101:190, 159:161] = 0
+    inv = build_inventory(rgb, ocr=False)
+    inv.shapes[0].label = "Step"
+    inv.ink[140:146, 150:170] = True  # the swollen wide ink round the line
+    got = connector_inputs(inv, "flowchart")
+    assert got.ink is not None
+    assert not got.ink[140:146, 150:158].any() and not got.ink[140:146, 162:170].any()
+    assert got.ink[140:146, 159:161].all()  # the line itself

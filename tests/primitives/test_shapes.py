@@ -97,3 +97,22 @@ def test_classify_perfect_masks():
     assert classify(ellipse)[0] == "ellipse"
     assert classify(diamond)[0] == "diamond"
     assert classify(diamond)[1] > 0.9
+
+
+def test_a_bullseye_of_two_small_rings_is_one_shape():
+    # a final node drawn as two concentric rings under a step: the area inside the
+    # inner ring and the ring between them must not come out as two nodes
+    import cv2
+
+    rgb = np.full((160, 200, 3), 255, np.uint8)
+    cv2.rectangle(rgb, (40, 20), (160, 56), (40, 40, 40), 1)
+    cv2.putText(rgb, "Send Report", (52, 43), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1,
+                cv2.LINE_AA)
+    cv2.line(rgb, (100, 57), (100, 100), (40, 40, 40), 1)
+    cv2.circle(rgb, (100, 113), 12, (40, 40, 40), 1, cv2.LINE_AA)
+    cv2.circle(rgb, (100, 113), 6, (40, 40, 40), 1, cv2.LINE_AA)
+    inv = build_inventory(rgb, ocr=False)
+    rings = [s for s in inv.shapes if s.bbox[1] >= 90]
+    assert len(rings) == 1
+    x1, y1, x2, y2 = rings[0].bbox
+    assert x1 <= 89 and x2 >= 111 and y1 <= 102 and y2 >= 124
