@@ -570,7 +570,38 @@ def _cut_through(box: Region, parts: list[Region], ink: np.ndarray, reach: int,
     length = max(2 * reach, int(round(text_height)))
     # Every cut must carry straight on past the box at one end at least (a connector
     # may end on the box's corner it is drawn through); a wall inside a box does not.
+    # The cut is the straight line between two of its ends on different sides: a
+    # letter touching a side splits the seam's run there into ends no straight cut
+    # joins, and along one side the box's own border runs on.
+    seam = box.filled & ~cover
+    bh, bw = seam.shape
     return bool(cuts) and all(
         any(_runs_on(ink, (f[0] + x1, f[1] + y1), (e[0] + x1, e[1] + y1), reach, length)
-            for e in ends for f in ends if f is not e)
+            for e in ends for f in ends if f is not e and not _one_side(e, f, bw, bh, reach)
+            and _straight(seam, e, f, reach))
         for ends in cuts)
+
+
+def _one_side(e: tuple[float, float], f: tuple[float, float], w: int, h: int,
+              band: int) -> bool:
+    """Whether two seam ends (crop ``x, y`` in a ``w x h`` box) lie on the same side."""
+    return ((e[0] <= band and f[0] <= band) or (e[0] >= w - 1 - band and f[0] >= w - 1 - band)
+            or (e[1] <= band and f[1] <= band)
+            or (e[1] >= h - 1 - band and f[1] >= h - 1 - band))
+
+
+STRAIGHT_SHARE = 0.9
+"""Share of the straight line between two ends of a cut that must run along the seam."""
+
+
+def _straight(seam: np.ndarray, a: tuple[float, float], b: tuple[float, float],
+              reach: int) -> bool:
+    """Whether the straight line from ``a`` to ``b`` (crop ``x, y``) runs within
+    ``reach`` of ``seam`` (the box's pixels no piece covers) nearly all its length."""
+    n = max(2, int(np.hypot(b[0] - a[0], b[1] - a[1])))
+    h, w = seam.shape
+    xs = np.clip(np.rint(np.linspace(a[0], b[0], n)).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(np.linspace(a[1], b[1], n)).astype(int), 0, h - 1)
+    k = 2 * reach + 1
+    near = cv2.dilate(seam.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    return bool(near[ys, xs].mean() >= STRAIGHT_SHARE)

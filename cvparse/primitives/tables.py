@@ -18,6 +18,10 @@ from .items import Inventory
 
 CELL_KINDS = ("rect", "round_rect")
 """Shapes a table's cell is found as."""
+TOUCHED_CELL_KINDS = ("stadium",)
+"""Shapes a cell is also found as when letters or line ends touch its corners (labels
+written over a row's border round its box off), taken as cells only in a stack with a
+cell of :data:`CELL_KINDS`."""
 
 
 def _rows(inv: Inventory, cells: list[int], tol: float) -> list[list[int]]:
@@ -68,7 +72,7 @@ def cell_stacks(inv: Inventory) -> list[list[list[int]]]:
 
 def _cell_stacks(inv: Inventory) -> list[list[list[int]]]:
     tol = 2 * inv.scale.stroke + 3
-    cells = [i for i, s in enumerate(inv.shapes) if s.kind in CELL_KINDS]
+    cells = [i for i, s in enumerate(inv.shapes) if s.kind in CELL_KINDS + TOUCHED_CELL_KINDS]
     rows = _rows(inv, cells, tol)
     span = [(inv.shapes[r[0]].interior.bbox[0], inv.shapes[r[0]].interior.bbox[1],
              inv.shapes[r[-1]].interior.bbox[2], inv.shapes[r[-1]].interior.bbox[3])
@@ -90,7 +94,9 @@ def _cell_stacks(inv: Inventory) -> list[list[list[int]]]:
         stack = [t]
         while stack[-1] in below and below[stack[-1]] not in stack:
             stack.append(below[stack[-1]])
-        tables.append([rows[k] for k in stack])
+        table = [rows[k] for k in stack]
+        if any(inv.shapes[i].kind in CELL_KINDS for r in table for i in r):
+            tables.append(table)
     return tables
 
 

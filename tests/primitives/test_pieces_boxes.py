@@ -195,3 +195,19 @@ def test_a_union_left_only_beyond_the_page_is_no_region():
     assert _on_page(below, (90, 128)) is None
     edge = region_from_mask(np.ones((2, 3), bool), -1, 5, 6)
     assert _on_page(edge, (90, 128)).bbox == (0, 5, 2, 7)
+
+
+def test_row_wall_with_a_letter_and_a_line_at_its_side_is_not_a_cut():
+    # A table's name cell over a row: the wall ends at the outline.  A letter hanging
+    # from the wall touches the right side lower down, which splits the seam's run
+    # along that side, and a connector leaves the side there: neither the slanted line
+    # from the wall's left end to the letter nor the side itself (both ends on it) is a
+    # straight cut that runs on.
+    ink = _page()
+    cv2.line(ink, (70, 80), (230, 80), 1, 2)
+    cv2.rectangle(ink, (212, 80), (215, 98), 1, -1)  # the letter: a stem from the wall
+    cv2.rectangle(ink, (212, 94), (229, 98), 1, -1)  # and a foot against the side
+    for x in range(76, 206, 8):  # the row's text, standing on its bottom border
+        cv2.rectangle(ink, (x, 98), (x + 4, 105), 1, -1)
+    cv2.line(ink, (230, 96), (299, 103), 1, 2)  # the connector ending at the row
+    assert _crossed(ink)[0] == []

@@ -67,3 +67,14 @@ def test_the_stacks_are_found_once_per_inventory_and_handed_out_as_copies():
     first[0].append([2])  # a caller's change stays its own
     assert cell_stacks(inv) == [[[0], [1]], [[2]]]
     assert inv.facts.computed["cell_stacks"] == 1
+
+
+def test_a_row_rounded_off_by_letters_on_its_corners_stays_in_its_table():
+    # Labels written over a row's border round its box off to a stadium: between rows
+    # of the table it is a row, and stadiums alone are no table.
+    inv = cells_inventory([cell((100, 50, 220, 74), "QRTZ"),
+                           cell((100, 76, 220, 100), "id", kind="stadium"),
+                           cell((100, 102, 220, 126), "name"),
+                           cell((300, 50, 360, 80), "age", kind="stadium"),
+                           cell((300, 82, 360, 110), "size", kind="stadium")])
+    assert cell_stacks(inv) == [[[0], [1], [2]]]

@@ -21,6 +21,11 @@ FILLED = (0.3, 1.5)
 filled foot is drawn."""
 FILLED_STROKES = 2.5
 """A filled foot is also this many strokes wide or more: wider than the line itself."""
+WEDGE_LENGTH = 0.3
+"""A filled foot read through anti-aliasing (a pixel wider here and there) or followed
+by a circle (``o{``) narrows over this many text heights or more ..."""
+WEDGE_DROP = 2.0
+"""... and by this many strokes or more."""
 
 
 def _side(box: tuple[int, int, int, int], p: np.ndarray) -> int:
@@ -129,6 +134,23 @@ def filled_foot(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarr
     that end narrower than they begin, and then drops below that.  A bar, a stroke or
     two thick, keeps its width over fewer scans; an arrowhead with its tip at the side
     widens away from it."""
+    if _wedge(ink, box, point, stroke, th, direction, avoid, steady=True):
+        return True
+    # A foot drawn square to the side at the end of a line that bends into it (or of
+    # several lines meeting at one foot) is crossed askew by scans across the line;
+    # along the side, two bars a stroke apart narrow over three scans as well.
+    return direction is not None and _wedge(ink, box, point, stroke, th, None, avoid,
+                                            steady=False)
+
+
+def _wedge(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarray,
+           stroke: float, th: float, direction: np.ndarray | None,
+           avoid: np.ndarray | None, steady: bool) -> bool:
+    """Whether the scans of :func:`filled_foot` across ``direction`` (along the side
+    where None) find its wedge: widths that narrow, from the side on, with a pixel's
+    jitter by ``WEDGE_DROP`` strokes over ``WEDGE_LENGTH`` text heights or more, or
+    (``steady``) without jitter over three scans or more, before a text height (the ink
+    then thins to the line or widens into the circle of an ``o{``)."""
     lo, hi = max(FILLED[0] * th, FILLED_STROKES * stroke), FILLED[1] * th
     widths = []
     for scan in _scans(ink, box, point, list(range(1, int(round(th)) + 1)), th, stroke,
@@ -142,12 +164,20 @@ def filled_foot(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarr
         k += 1
     if k and 0 < widths[k - 1] <= hi:  # the wedge must start at the side or its band
         return False
-    run = []
+    start, run = k, []
     while k < len(widths) and lo <= widths[k] <= hi:
         run.append(widths[k])
         k += 1
-    return (len(run) >= 3 and k < len(widths) and run[-1] < run[0]
-            and all(a >= b for a, b in zip(run, run[1:])))
+    if (steady and len(run) >= 3 and k < len(widths) and run[-1] < run[0]
+            and all(a >= b for a, b in zip(run, run[1:]))):
+        return True
+    k, run = start, []
+    while (k < len(widths) and lo <= widths[k] <= hi
+           and (not run or widths[k] <= run[-1] + 1)):
+        run.append(widths[k])
+        k += 1
+    return (k < len(widths) and len(run) >= WEDGE_LENGTH * th
+            and run[0] - run[-1] >= WEDGE_DROP * stroke)
 
 
 def is_crowsfoot(ink: np.ndarray, box: tuple[int, int, int, int], point: np.ndarray,

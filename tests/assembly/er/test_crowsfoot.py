@@ -86,3 +86,30 @@ def test_a_filled_crows_foot_is_many():
 def test_a_filled_arrowhead_or_a_thick_bar_is_not():
     for kind in ("arrow", "bar", "plain"):
         assert not is_crowsfoot(_filled(kind), BOX, np.array([99.0, 60.0]), 2.0, 14.0), kind
+
+
+def _bent(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Filled marks drawn square to the side at the end of a line that comes in at a
+    slant (a spline bending into its end, or one of several lines meeting at one foot);
+    returns the ink, the end point and the line's unit direction out of the box."""
+    ink = np.zeros((120, 240), np.uint8)
+    cv2.rectangle(ink, BOX[:2], BOX[2:], 1, 2)
+    if kind == "many":  # a wedge narrowing from the side into the circle of an o{
+        cv2.fillPoly(ink, [np.array([(100, 53), (100, 67), (88, 62), (88, 58)], np.int32)], 1)
+        cv2.circle(ink, (82, 60), 5, 1, 2)
+        start = (77, 60)
+    else:  # a thick bar a little off the side, then a circle: |o
+        cv2.line(ink, (94, 53), (94, 67), 1, 2)
+        cv2.line(ink, (87, 60), (100, 60), 1, 2)
+        cv2.circle(ink, (82, 60), 5, 1, 2)
+        start = (77, 60)
+    cv2.line(ink, start, (start[0] - 40, 20), 1, 2)
+    out = np.array([-40.0, 20.0 - 60.0])
+    return ink.astype(bool), np.array([99.0, 60.0]), out / np.linalg.norm(out)
+
+
+def test_a_filled_foot_square_to_the_side_of_a_slanting_line_is_many():
+    ink, end, out = _bent("many")
+    assert is_crowsfoot(ink, BOX, end, 2.0, 14.0, out)
+    ink, end, out = _bent("one")
+    assert not is_crowsfoot(ink, BOX, end, 2.0, 14.0, out)
