@@ -149,10 +149,9 @@ def cluster_borders(inv: Inventory, half: int | None = None, framed: bool = Fals
     """Mask of the borders of the page's clusters (:func:`clusters_of`; the inner and
     the outer one of a cluster nested flush in another), ``half`` pixels wide on either
     side of their outline (a stroke and a pixel by default); lines running in from the
-border stay out of it.  With ``framed``, only of
-    the clusters drawn as a frame: a border that runs into a shape of the page is made
-    of the connectors between nodes (a ring of lines closing off an area), not drawn
-    round them."""
+    border stay out of it.  With ``framed``, only of the clusters drawn as a frame: a
+    border that runs into a shape of the page is made of the connectors between nodes
+    (a ring of lines closing off an area), not drawn round them."""
     h, w = inv.height, inv.width
     out = np.zeros((h, w), bool)
     d = 2 * (int(round(inv.scale.stroke)) + 1) + 1 if half is None else 2 * half + 1
