@@ -571,11 +571,9 @@ ARROWHEAD_READINGS = frozenset("AVvY<>^")
 def _vouched(words: list) -> bool:
     """Several words, one read with high confidence and the doubtful ones whole words
     (three letters or more): a label whose first letter a line end touched, not debris."""
-    if len(words) < 2 or max(w.confidence for w in words) < 85:
+    if len(words) < 2 or max(w.confidence for w in words) < SURE_CONFIDENCE:
         return False
-    return all(w.confidence >= MIN_FREE_CONFIDENCE
-               or (sum(ch.isalpha() for ch in w.text) >= 3 and w.text.isalnum())
-               for w in words)
+    return all(w.confidence >= MIN_FREE_CONFIDENCE or _whole_word(w.text) for w in words)
 
 
 NEIGHBOUR_CONFIDENCE = 30.0

@@ -128,12 +128,12 @@ def _drawing_above(ink: np.ndarray, box: list[int], th: float, stroke: float,
         ink[ry1:ry2, rx1:rx2].astype(np.uint8), 8)
     inside = np.unique(labels[wy1 - ry1:wy2 - ry1, wx1 - rx1:wx2 - rx1])
     passing = set()
+    win = (wx1 - rx1, wy1 - ry1, wx2 - rx1, wy2 - ry1)
     for i in inside[inside > 0]:
         bx, by, bw, bh, area = stats[i]
         # A thin piece running off the region's edge is a connector passing by.
         cut = ((bx == 0 and rx1 > 0) or (by == 0 and ry1 > 0)
                or (bx + bw == rx2 - rx1 and rx2 < w))
-        win = (wx1 - rx1, wy1 - ry1, wx2 - rx1, wy2 - ry1)
         if cut and (area <= 1.5 * stroke * (bw + bh)
                     or _lines_crossing(labels == i, stroke, th, win)):
             passing.add(int(i))
