@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cvparse.image", "cvparse.model", "cvparse.export.formats",
+MODULES = ["cvparse.boxes", "cvparse.image", "cvparse.model", "cvparse.export.formats",
            "cvparse.primitives.paper", "cvparse.primitives.scale", "cvparse.primitives.page",
            "cvparse.primitives.inventory", "cvparse.primitives.family",
            "cvparse.connectors.stage", "cvparse.pipeline"]

@@ -1,6 +1,6 @@
 """Imports run down the flow image -> page and primitives -> connectors -> assembly ->
-export: no module imports one of a later stage, and the shared array helpers import no
-stage at all."""
+export: no module imports one of a later stage, and the shared array and box helpers
+import no stage at all."""
 
 import ast
 from pathlib import Path
@@ -8,7 +8,7 @@ from pathlib import Path
 import cvparse
 
 ROOT = Path(cvparse.__file__).parent
-ORDER = {"arrays": 0, "image": 0, "primitives": 1, "connectors": 2, "assembly": 3,
+ORDER = {"arrays": 0, "boxes": 0, "image": 0, "primitives": 1, "connectors": 2, "assembly": 3,
          "export": 4}
 """First part of a module's name under ``cvparse`` -> its place in the flow."""
 
@@ -52,3 +52,4 @@ def test_no_import_runs_up_the_flow():
 
 def test_the_array_helpers_import_no_stage():
     assert _imports(ROOT / "arrays.py") == []
+    assert _imports(ROOT / "boxes.py") == []

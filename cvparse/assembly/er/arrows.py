@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ...boxes import point_gaps
 from ...connectors.lines import Connector
 from ...connectors.markers import side_reach
 from ...model import IsA
@@ -142,8 +143,7 @@ def _crowsfoot_page(inv: Inventory, lines: list[Link],
                 continue
             p = np.asarray(pts[-1], float)
             b = np.array(boxes_of(node), float)
-            gap = np.hypot(np.maximum(np.maximum(b[:, 0] - p[0], p[0] - b[:, 2]), 0),
-                           np.maximum(np.maximum(b[:, 1] - p[1], p[1] - b[:, 3]), 0))
+            gap = point_gaps(p, b.T)
             j = int(np.argmin(gap))
             if gap[j] > 2 * th:
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...boxes import point_gaps
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory, Shape
 from .cut_glyphs import recover_cardinalities
@@ -49,13 +50,12 @@ def spare_cardinality(inv: Inventory, entity: Shape, rel: Shape, used: set[int])
     """An unused cardinality text beside ``entity`` (within a few text heights of its box),
     the one nearest the relationship; '' if there is none.  Marks it used."""
     th = inv.scale.text_height
-    x1, y1, x2, y2 = entity.bbox
     best = None
     for k, t in enumerate(inv.texts):
         if k in used or not CARDINALITY.match(cardinality_text(t.text)):
             continue
         c = text_centre(t)
-        gap = np.hypot(max(x1 - c[0], 0, c[0] - x2), max(y1 - c[1], 0, c[1] - y2))
+        gap = float(point_gaps(c, entity.bbox))
         if gap > 2.5 * th:
             continue
         d = float(np.linalg.norm(c - shape_centre(rel)))

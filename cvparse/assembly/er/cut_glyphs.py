@@ -6,13 +6,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ...boxes import box_gap
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory
 from ...primitives.freetext import WordBox, shapes_mask
 from ...primitives.ocr import Word
 from ...arrays import colour_distance
 from ...primitives.strokes import is_straight_stroke
-from .geometry import box_gap, dists_to_polyline, straighten, straightened_lines
+from .geometry import dists_to_polyline, straighten, straightened_lines
 from .labels import CARDINALITY, cardinality_text
 from .links import Link
 

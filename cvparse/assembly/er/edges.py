@@ -11,6 +11,7 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
+from ...boxes import point_gaps
 from ...connectors.lines import Connector
 from ...model import Relationship
 from ...primitives.items import Inventory, TextItem
@@ -127,10 +128,7 @@ def end_mark_word(t: TextItem, lines: list[Link], th: float) -> bool:
     if len(re.findall(r"[A-Za-z]", t.text)) >= 2:
         return False
     p = np.array([q for ln in lines for q in (ln.points[0], ln.points[-1])], float)
-    x1, y1, x2, y2 = t.bbox
-    dx = np.maximum(np.maximum(x1 - p[:, 0], p[:, 0] - x2), 0)
-    dy = np.maximum(np.maximum(y1 - p[:, 1], p[:, 1] - y2), 0)
-    return bool((np.hypot(dx, dy) <= 2 * th).any())
+    return bool((point_gaps(p, t.bbox) <= 2 * th).any())
 
 
 def end_cardinalities(inv: Inventory, ends: list[Link], role: dict[int, str | None],
@@ -207,8 +205,7 @@ def end_marks(inv: Inventory, ends: list[Link], role: dict[int, str | None]
     out: dict[int, str] = {}
     for k, ln in enumerate(ends):
         p = np.asarray(ln.points[-1], float)
-        gap = np.hypot(np.maximum(np.maximum(b[:, 0] - p[0], p[0] - b[:, 2]), 0),
-                       np.maximum(np.maximum(b[:, 1] - p[1], p[1] - b[:, 3]), 0))
+        gap = point_gaps(p, b.T)
         j = int(np.argmin(gap))
         if gap[j] <= 2 * th:
             # out of the box along the line's last two text heights
@@ -397,9 +394,7 @@ def _end_label(box: tuple[int, int, int, int] | np.ndarray, tips: np.ndarray,
     x1, y1, x2, y2 = (float(v) for v in box)
     if x2 - x1 > END_LABEL * th or not len(tips):
         return False
-    gap = np.hypot(np.maximum(np.maximum(x1 - tips[:, 0], tips[:, 0] - x2), 0),
-                   np.maximum(np.maximum(y1 - tips[:, 1], tips[:, 1] - y2), 0))
-    return bool(gap.min() <= END_LABEL * th)
+    return bool(point_gaps(tips, (x1, y1, x2, y2)).min() <= END_LABEL * th)
 
 
 def _row_pieces(seeds: list[int], b: np.ndarray, taken: np.ndarray, th: float,

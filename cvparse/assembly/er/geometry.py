@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ...boxes import point_gaps
 from ...connectors.lines import Connector
 from ...primitives.items import Shape, TextItem
 
@@ -49,15 +50,7 @@ def box_to_polyline(box: tuple[int, int, int, int], pts: np.ndarray) -> float:
         along = np.concatenate([[0.0], np.cumsum(seg)])
         ts = np.linspace(0, along[-1], max(2, int(along[-1])))
         pts = np.column_stack([np.interp(ts, along, pts[:, 0]), np.interp(ts, along, pts[:, 1])])
-    x1, y1, x2, y2 = box
-    dx = np.maximum(np.maximum(x1 - pts[:, 0], pts[:, 0] - x2), 0)
-    dy = np.maximum(np.maximum(y1 - pts[:, 1], pts[:, 1] - y2), 0)
-    return float(np.hypot(dx, dy).min())
-
-
-def box_gap(a: np.ndarray, b: np.ndarray) -> float:
-    """Gap between two boxes ``x1, y1, x2, y2`` (0 if they overlap)."""
-    return float(np.hypot(max(a[0] - b[2], b[0] - a[2], 0), max(a[1] - b[3], b[1] - a[3], 0)))
+    return float(point_gaps(pts, box).min())
 
 
 def text_centre(t: TextItem) -> np.ndarray:

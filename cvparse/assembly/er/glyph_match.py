@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ...boxes import box_gap
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory
-from .geometry import box_gap, dists_to_polyline, straighten, straightened_lines
+from .geometry import dists_to_polyline, straighten, straightened_lines
 from .labels import CARDINALITY, cardinality_text
 from .links import Link
 

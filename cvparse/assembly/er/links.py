@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...boxes import point_gaps
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory
 from .geometry import dist_to_polyline, straighten
@@ -101,9 +102,7 @@ def _stub(inv: Inventory, points: np.ndarray, node: int) -> bool:
     seg = np.diff(points, axis=0)
     if float(np.linalg.norm(seg, axis=1).sum()) >= 1.5 * th:
         return False
-    x1, y1, x2, y2 = inv.shapes[node].bbox
-    x, y = points[-1]
-    return float(np.hypot(max(x1 - x, 0, x - x2), max(y1 - y, 0, y - y2))) > th
+    return float(point_gaps(points[-1], inv.shapes[node].bbox)) > th
 
 
 def merged_ends(inv: Inventory, connectors: list[Connector]) -> dict[tuple[int, int], int]:

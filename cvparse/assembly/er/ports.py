@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...boxes import point_gaps
 from ...connectors.lines import Connector
 from ...primitives.items import Inventory
 from .geometry import dists_to_polyline
@@ -66,9 +67,7 @@ def _leaves(inv: Inventory, points: np.ndarray, table: int, head: dict[int, int]
     x1, y1 = boxes[:, 0].min(), boxes[:, 1].min()
     x2, y2 = boxes[:, 2].max(), boxes[:, 3].max()
     pts = np.asarray(points, float)
-    gap = np.hypot(np.maximum(np.maximum(x1 - pts[:, 0], pts[:, 0] - x2), 0),
-                   np.maximum(np.maximum(y1 - pts[:, 1], pts[:, 1] - y2), 0))
-    return bool(gap.max() >= far)
+    return bool(point_gaps(pts, (x1, y1, x2, y2)).max() >= far)
 
 
 def loose_end_links(inv: Inventory, connectors: list[Connector], head: dict[int, int],
@@ -124,8 +123,7 @@ def _text_at(inv: Inventory, point, reach: float) -> int | None:
     p = np.asarray(point, float)
     best = None
     for k, t in enumerate(inv.texts):
-        x1, y1, x2, y2 = t.bbox
-        gap = float(np.hypot(max(x1 - p[0], 0, p[0] - x2), max(y1 - p[1], 0, p[1] - y2)))
+        gap = float(point_gaps(p, t.bbox))
         if gap <= reach and (best is None or gap < best[0]):
             best = (gap, k)
     return None if best is None else best[1]

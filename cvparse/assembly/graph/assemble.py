@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 from skimage.morphology import skeletonize
 
+from ...boxes import point_gaps
 from ...connectors.atnodes import cut_at_nodes, probe_to_nodes
 from ...connectors.attach import GAP_SIDES, attach_reach, phantom_shapes
 from ...connectors.lines import Connector, End
@@ -43,11 +44,7 @@ def _direction(conn: Connector) -> tuple[int, int, bool] | None:
 
 def _leaves_node(conn: Connector, bbox, text_height: float) -> bool:
     """True if a connector whose ends both touch one node really loops away from it."""
-    x1, y1, x2, y2 = bbox
-    px, py = conn.points[:, 0], conn.points[:, 1]
-    dx = np.maximum(np.maximum(x1 - px, px - x2), 0)
-    dy = np.maximum(np.maximum(y1 - py, py - y2), 0)
-    return float(np.hypot(dx, dy).max()) > 1.5 * text_height
+    return float(point_gaps(conn.points, bbox).max()) > 1.5 * text_height
 
 
 def _inside_shape(inv: Inventory, box) -> bool:
@@ -691,7 +688,7 @@ def _passed_by(box, connectors: list[Connector], th: float,
             continue
         near = ((pts[:, 0] >= x1 - g) & (pts[:, 0] <= x2 + g)
                 & (pts[:, 1] >= y1 - g) & (pts[:, 1] <= y2 + g))
-        if not near.any() or not all(_box_distance(box, e.point) >= far for e in c.ends):
+        if not near.any() or not all(float(point_gaps(e.point, box)) >= far for e in c.ends):
             continue
         if ink is not None:
             xs = np.clip(np.round(pts[near, 0]).astype(int), 0, ink.shape[1] - 1)
@@ -700,14 +697,6 @@ def _passed_by(box, connectors: list[Connector], th: float,
                 continue
         return True
     return False
-
-
-def _box_distance(box, point) -> float:
-    """Distance from ``point`` to the nearest point of ``box`` (0 inside it)."""
-    x1, y1, x2, y2 = box
-    dx = max(x1 - point[0], 0.0, point[0] - x2)
-    dy = max(y1 - point[1], 0.0, point[1] - y2)
-    return float(np.hypot(dx, dy))
 
 
 PASS_GAP = 0.3
