@@ -20,6 +20,7 @@ from ...primitives.phantoms import sides_run_on
 from ...primitives.strokes import inked_along
 from .discs import disc_ends
 from .iconlabels import reread_labels
+from .identifiers import small_ell
 from .legend import edge_type, find_legends
 from .linedrawn import line_drawn
 from .throughlabels import bridged_through
@@ -1057,7 +1058,7 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
         if legends:
             e.type = edge_type(c, legends, inv)
         edges.append(e)
-    nodes = [Node(id=f"n{k + 1}", label=n.label, shape=n.shape, bbox=n.bbox)
+    nodes = [Node(id=f"n{k + 1}", label=small_ell(n.label), shape=n.shape, bbox=n.bbox)
              for k, n in enumerate(tnodes)]
     extra = {"dangling_connectors": dangling} if dangling else {}
     if legends:
