@@ -792,9 +792,9 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = (),
     drawings = [_drawing_above(ink, box, th, inv.scale.stroke, pieces, lines)
                 for _, box in labels]
     if connectors:  # a 'drawing' made of the graph's own lines is no picture
-        drawings = [None if d is not None and line_drawn(ink, d, connectors,
+        drawings = [None if d is not None and line_drawn(ink, d, box, connectors,
                                                          inv.scale.stroke, th) else d
-                    for d in drawings]
+                    for d, (_, box) in zip(drawings, labels)]
     parts: list[list[int]] = [[] for _ in labels]
     for i in iconic:
         s = inv.shapes[i]
