@@ -21,7 +21,10 @@ from ...primitives.phantoms import sides_run_on
 from ...primitives.strokes import inked_along
 from .discs import disc_ends
 from .iconlabels import reread_labels
+from .identifiers import small_ell
 from .legend import edge_type, find_legends
+from .linedrawn import line_drawn
+from .throughlabels import bridged_through
 from .twins import twin_lines
 
 BOLD_RATIO = 1.5
@@ -652,24 +655,33 @@ def free_labels(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
 
 def text_nodes(connectors: list[Connector], ends: list[tuple[int | None, int | None]],
                nodes: list[TopoNode], inv: Inventory, skip: list = ()) -> list[TopoNode]:
-    """Free labels that a loose connector end reaches (a plain-text node: a label with
-    no border and no picture), as nodes of kind ``text``.  A label in a node's box is
-    that node's, and an edge label beside a line is reached by no end of it."""
+    """Free labels that a loose connector end reaches, or that traced lines were bridged
+    through the way they run to a node (:func:`bridged_through`): plain-text nodes (a
+    label with no border and no picture), as nodes of kind ``text``.  A label in a
+    node's box is that node's, and an edge label beside a line is reached by no end of
+    it."""
     boxes = [n.bbox for n in nodes]
     th = inv.scale.text_height
     titles = [s.interior.bbox for s in clusters_of(inv)]
-    cands = [(t, b) for t, b in free_labels(inv, skip)
-             if _alnum(t) >= TEXT_NODE_LETTERS and not any(_contains(nb, b) for nb in boxes)
-             and not any(_hugs_border(b, c, TITLE_GAP * th) for c in titles)
-             and not _passed_by(b, connectors, th, inv.ink)]
+    free = [(t, b) for t, b in free_labels(inv, skip)
+            if _alnum(t) >= TEXT_NODE_LETTERS and not any(_contains(nb, b) for nb in boxes)
+            and not any(_hugs_border(b, c, TITLE_GAP * th) for c in titles)]
+    through: list[bool] = [False] * len(free)
+    if inv.ink is not None:
+        lines = inv.ink if inv.text_mask is None else inv.ink & ~inv.text_mask
+        through = [bridged_through(b, connectors, th, inv.scale.stroke, lines)
+                   for _, b in free]
+    cands = [(t, b, bridged) for (t, b), bridged in zip(free, through)
+             if bridged or not _passed_by(b, connectors, th, inv.ink)]
     if not cands:
         return []
-    probe = [TopoNode(t, "text", b) for t, b in cands]
+    probe = [TopoNode(t, "text", b) for t, b, _ in cands]
+    bridged_at = {k for k, (_, _, bridged) in enumerate(cands) if bridged}
     loose = [Connector(points=c.points, ends=tuple(replace(e, node=None) for e in c.ends),
                        style=c.style, width=c.width, colour=c.colour)  # type: ignore[arg-type]
              for c, pair in zip(connectors, ends) if None in pair]
     hits = _end_nodes(loose, probe, inv, TEXT_NODE_REACH, TEXT_NODE_WIDEN)
-    reached = {k for pair in hits for k in pair if k is not None}
+    reached = {k for pair in hits for k in pair if k is not None} | bridged_at
     return [probe[k] for k in sorted(reached)]
 
 
@@ -727,8 +739,8 @@ def _hugs_border(box, frame, gap: float) -> bool:
     return min(y1 - g1, g2 - y2) <= gap
 
 
-def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
-                   ) -> list[TopoNode]:
+def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = (),
+                   connectors: list[Connector] | None = None) -> list[TopoNode]:
     """Nodes of a node-link diagram: shapes with a label inside, and icons (a free label
     with a drawing, or label-less shapes, right above it).
 
@@ -736,7 +748,8 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     label-less shapes and free text with no drawing above are not nodes.  A short text
     lying inside another icon's drawing is a piece of that drawing read as a letter.
     Shapes and text inside a ``skip`` box (a legend) are left out, and so are gaps
-    between crossing lines (see ``GAP_SIDES``).
+    between crossing lines (see ``GAP_SIDES``).  With the traced ``connectors``, a
+    drawing above a label that is only their ink makes no icon (:func:`line_drawn`).
     """
     th = inv.scale.text_height
 
@@ -767,6 +780,10 @@ def topology_nodes(inv: Inventory, skip: list[tuple[int, int, int, int]] = ()
     pieces, lines = _pieces_off_lines(ink, inv.image, th, inv.scale.stroke, inv.background)
     drawings = [_drawing_above(ink, box, th, inv.scale.stroke, pieces, lines)
                 for _, box in labels]
+    if connectors:  # a 'drawing' made of the graph's own lines is no picture
+        drawings = [None if d is not None and line_drawn(ink, d, box, connectors,
+                                                         inv.scale.stroke, th) else d
+                    for d, (_, box) in zip(drawings, labels)]
     parts: list[list[int]] = [[] for _ in labels]
     for i in iconic:
         s = inv.shapes[i]
@@ -998,7 +1015,7 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
     th = inv.scale.text_height
     legends = find_legends(inv)
     skip = [lg.bbox for lg in legends]
-    tnodes = topology_nodes(inv, skip)
+    tnodes = topology_nodes(inv, skip, connectors)
     live = [c for c in connectors if not any(_within(c.points, b) for b in skip)]
     live = cut_at_nodes(live, tnodes, inv)
     ends = _end_nodes(live, tnodes, inv)
@@ -1030,7 +1047,7 @@ def assemble_topology(inv: Inventory, connectors: list[Connector]) -> Graph:
         if legends:
             e.type = edge_type(c, legends, inv)
         edges.append(e)
-    nodes = [Node(id=f"n{k + 1}", label=n.label, shape=n.shape, bbox=n.bbox)
+    nodes = [Node(id=f"n{k + 1}", label=small_ell(n.label), shape=n.shape, bbox=n.bbox)
              for k, n in enumerate(tnodes)]
     extra = {"dangling_connectors": dangling} if dangling else {}
     if legends:
