@@ -3,6 +3,8 @@ left beside the line once every traced line is taken out, read again by OCR."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -116,18 +118,75 @@ def group_box(b: np.ndarray) -> tuple[int, int, int, int]:
     return (int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()), int(b[:, 3].max()))
 
 
-def read_words(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, words: list[WordBox]
+def read_words(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, words: list[WordBox],
+               bands: LineBands | None = None, restore: list[bool] | None = None
                ) -> list[tuple[np.ndarray, list[Word]]]:
-    """Each word's glyph crop (:func:`glyph_crop`) and what OCR reads in it, all the words
-    in one batched call."""
-    crops = [glyph_crop(inv, labels, boxes, w) for w in words]
+    """Each word's glyph crop (:func:`glyph_crop`, with the removed lines' ``bands`` for
+    the words ``restore`` flags, all when it is not given) and what OCR reads in it, all
+    the words in one batched call."""
+    flags = restore if restore is not None else [True] * len(words)
+    crops = [glyph_crop(inv, labels, boxes, w, bands if f else None)
+             for w, f in zip(words, flags)]
     return list(zip(crops, inv.read(crops, inv.scale.text_height)))
 
 
-def glyph_crop(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, word: WordBox
-               ) -> np.ndarray:
+@dataclass(frozen=True)
+class LineBands:
+    """The band a line's removal clears, split by how its segments run: ``steep`` (more
+    upright than flat) and ``flat``, boolean page masks.  A glyph stroke crosses a steep
+    band from side to side, a flat one from top to bottom."""
+
+    steep: np.ndarray
+    flat: np.ndarray
+
+    def crosses(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether a band runs through the box ``x1, y1, x2, y2``."""
+        x1, y1, x2, y2 = box
+        return bool(self.steep[y1:y2, x1:x2].any() or self.flat[y1:y2, x1:x2].any())
+
+
+def line_bands(shape: tuple[int, ...], polylines: list[np.ndarray], th: float, st: float
+               ) -> LineBands:
+    """The bands :func:`glyph_boxes` clears along ``polylines`` (same width, stubs under
+    one and a half text heights skipped), split into steep and flat segments."""
+    steep = np.zeros(shape[:2], np.uint8)
+    flat = np.zeros(shape[:2], np.uint8)
+    width = int(round(st)) + 2
+    for pts in polylines:
+        if np.linalg.norm(np.diff(pts, axis=0), axis=1).sum() < 1.5 * th:
+            continue
+        p = pts.round().astype(np.int32)
+        for a, b in zip(p[:-1], p[1:]):
+            dx, dy = b - a
+            cv2.line(steep if abs(dy) > abs(dx) else flat, (int(a[0]), int(a[1])),
+                     (int(b[0]), int(b[1])), 1, width)
+    return LineBands(steep.astype(bool), flat.astype(bool))
+
+
+def crossing_strokes(own: np.ndarray, ink: np.ndarray, steep: np.ndarray, flat: np.ndarray,
+                     reach: int, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The ink a line's removal took from the letters of a word it runs through (``box``,
+    crop coordinates).  Where a steep band (a line crossing the text row) runs through
+    the box, all the box's ink: a letter drawn inside the band (an ``i``, a ``u`` the
+    line runs down) is whole again, with the line's short upright run beside it, which
+    OCR reads past as it does on a printed page.  Along a flat band only the pixels with
+    ``own`` glyph ink on both sides of it, within ``reach`` pixels (the letters' stems):
+    a line struck through a word is no letter."""
+    x1, y1, x2, y2 = box
+    out = np.zeros_like(own)
+    if steep[y1:y2, x1:x2].any():
+        out[y1:y2, x1:x2] = ink[y1:y2, x1:x2]
+    o = own.astype(np.uint8)
+    down = cv2.morphologyEx(o, cv2.MORPH_CLOSE, np.ones((reach, 1), np.uint8)).astype(bool)
+    return (out | (ink & flat & down)) & ~own
+
+
+def glyph_crop(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, word: WordBox,
+               bands: LineBands | None = None) -> np.ndarray:
     """Grayscale crop (dark on white) of a glyph cut out of a line: its pieces and the
-    specks beside them (other ink in its box, the line's included, left out)."""
+    specks beside them (other ink in its box, the line's included, left out).  With the
+    removed lines' ``bands``, the strokes of the word's letters that crossed a line are
+    put back (:func:`crossing_strokes`)."""
     th, st = inv.scale.text_height, inv.scale.stroke
     pad = int(round(st)) + 3
     h, w = labels.shape
@@ -136,8 +195,13 @@ def glyph_crop(inv: Inventory, labels: np.ndarray, boxes: np.ndarray, word: Word
     win = labels[wy1:wy2, wx1:wx2]
     specks = [int(k) for k in np.unique(win) if k and k not in word.labels
               and max(boxes[k, 2] - boxes[k, 0], boxes[k, 3] - boxes[k, 1]) < 0.2 * th]
-    own = np.isin(win, list(word.labels) + specks).astype(np.uint8)
-    own = cv2.dilate(own, np.ones((3, 3), np.uint8)).astype(bool)
+    own = np.isin(win, list(word.labels) + specks)
+    if bands is not None and inv.ink is not None:
+        reach = int(round(st)) + 5
+        own |= crossing_strokes(own, inv.ink[wy1:wy2, wx1:wx2], bands.steep[wy1:wy2, wx1:wx2],
+                                bands.flat[wy1:wy2, wx1:wx2], reach,
+                                (x1 - wx1, y1 - wy1, x2 - wx1, y2 - wy1))
+    own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     dist = colour_distance(inv.image[wy1:wy2, wx1:wx2], inv.background)
     top = max(float(dist[own].max()) if own.any() else 1.0, 30.0)
     gray = 255.0 - np.clip(dist / top, 0, 1) * 255.0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from difflib import SequenceMatcher
 from collections.abc import Set as AbstractSet
 
 import numpy as np
@@ -20,7 +21,7 @@ from ...primitives.ocr import Word, glyph_height
 from ...primitives.wordjoin import join_label
 from .cardinalities import assign_cardinalities, glyph_cardinalities
 from .crowsfoot import has_bar, is_crowsfoot
-from .cut_glyphs import glyph_boxes, group_box, read_words
+from .cut_glyphs import glyph_boxes, group_box, line_bands, read_words
 from .geometry import box_to_polyline, dist_to_polyline, dists_to_polyline, straighten
 from .labels import CARDINALITY, RANGE, cardinality_text, clean_label, snap_name
 from .links import Link
@@ -35,6 +36,12 @@ mark is: glyphs of that size there are no relationship name."""
 SURE_NAME = 50.0
 """OCR confidence (0-100) at least one word of a name read from a line's leftover glyphs
 has: glyphs that are no word (marks, a range's dots) read as letters score far less."""
+
+
+REREAD_LIKE = 0.75
+"""How alike (difflib ratio, letters and digits) a name read again with the crossing
+strokes of its letters put back must be to the free-text reading to replace it: a line
+run through a label makes OCR misread a letter or two, never the whole word."""
 
 
 def edge_relationships(inv: Inventory, links: list[Link], role: dict[int, str | None],
@@ -293,10 +300,12 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
     th = inv.scale.text_height
     # Only the relationship lines are taken out: a piece traced along a name that touches
     # a line would take the name's middle with it.
-    labels, boxes, _ = glyph_boxes(inv, [straighten(ln.points, th) for ln in lines])
+    polylines = [straighten(ln.points, th) for ln in lines]
+    labels, boxes, _ = glyph_boxes(inv, polylines)
     ids = _word_pieces(boxes, th)
     if not ids.size:
         return {}
+    bands = line_bands(labels.shape, polylines, th, inv.scale.stroke)
     b = boxes[ids].astype(float)
     centres = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
     letter = b[:, 3] - b[:, 1] >= 0.4 * th  # no speck or dot starts a name
@@ -324,18 +333,32 @@ def recover_names(inv: Inventory, lines: list[Link], unnamed: list[int],
         targets.append(li)
     if not words:
         return {}
-    out = {}
+    # A name a line runs through is read a second time, its letters' cut strokes put
+    # back: that reading stands in where the cut one gives no name.
+    whole = [k for k, w in enumerate(words) if bands.crosses(w.bbox)]
+    reads = read_words(inv, labels, boxes, words + [words[k] for k in whole], bands,
+                       [False] * len(words) + [True] * len(whole))
     joiner = _word_joiner(inv)
-    for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
-        text = _joined(ws, crop, joiner, th)
-        sure = max((w.confidence for w in ws), default=0.0) >= SURE_NAME
-        if sure and len(re.findall(r"[A-Za-z]", text)) >= 2 \
-                and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
-                and not CARDINALITY.match(cardinality_text(text)):
-            out[li] = text
-        elif (snapped := snap_name(re.sub(r"[^A-Za-z0-9_ ]", "", text), columns)) in columns:
-            out[li] = snapped
+    out: dict[int, str] = {}
+    for li, (crop, ws), join in zip(targets + [targets[k] for k in whole], reads,
+                                    [joiner] * len(words) + [" "] * len(whole)):
+        if li not in out and (name := _line_name(_joined(ws, crop, join, th), ws, columns)):
+            out[li] = name
     return out
+
+
+def _line_name(text: str, ws: list[Word], columns: AbstractSet[str]) -> str:
+    """The name a reading of a line's leftover glyphs gives, or '': two or more letters
+    and no cardinality, one word read with ``SURE_NAME`` confidence or more (an end mark
+    or a range's glyphs read as letters are guessed at); or, read with other marks (a
+    letter the line cut through), one of the page's ``columns`` it is close to."""
+    sure = max((w.confidence for w in ws), default=0.0) >= SURE_NAME
+    if sure and len(re.findall(r"[A-Za-z]", text)) >= 2 \
+            and re.fullmatch(r"[A-Za-z0-9_ ]+", text) \
+            and not CARDINALITY.match(cardinality_text(text)):
+        return text
+    snapped = snap_name(re.sub(r"[^A-Za-z0-9_ ]", "", text), columns)
+    return snapped if snapped in columns else ""
 
 
 def extend_names(inv: Inventory, lines: list[Link], name_of: dict[int, str],
@@ -344,16 +367,21 @@ def extend_names(inv: Inventory, lines: list[Link], name_of: dict[int, str],
     the glyphs of the name's box with those continuing them on their row, once shapes
     and the lines are taken out, read again in one batched OCR call.  A reading that
     extends the name read (holds it, letters and digits compared) replaces it, its words
-    joined as the page joins them."""
+    joined as the page joins them.  A name a line runs through is read again too, the
+    strokes the line's removal took from its letters put back
+    (:func:`~.cut_glyphs.crossing_strokes`); where the cut reading extends no name, that
+    reading replaces one it extends (holds its letters in order) or, sure and at least
+    as long, is ``REREAD_LIKE`` to, with the spaces OCR found."""
     if not name_box or inv.ink is None or inv.image is None:
         return {}
     th = inv.scale.text_height
     joiner = _word_joiner(inv)
-    labels, boxes, _ = glyph_boxes(inv, [straighten(ln.points, th) for ln in lines],
-                                              free_text=True)
+    polylines = [straighten(ln.points, th) for ln in lines]
+    labels, boxes, _ = glyph_boxes(inv, polylines, free_text=True)
     ids = _word_pieces(boxes, th)
     if not ids.size:
         return {}
+    bands = line_bands(labels.shape, polylines, th, inv.scale.stroke)
     b = boxes[ids].astype(float)
     cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
     taken = np.zeros(len(ids), bool)
@@ -361,28 +389,59 @@ def extend_names(inv: Inventory, lines: list[Link], name_of: dict[int, str],
         if CARDINALITY.match(cardinality_text(t.text)):
             x1, y1, x2, y2 = t.bbox
             taken |= (cx >= x1) & (cx <= x2) & (cy >= y1) & (cy <= y2)
-    words, targets = [], []
+    cut: list[tuple[int, WordBox]] = []     # grown over more pieces, read as cut
+    whole: list[tuple[int, WordBox]] = []   # a line runs through it, read with it put back
     for li, (x1, y1, x2, y2) in name_box.items():
         inside = np.flatnonzero((cx >= x1) & (cx <= x2) & (cy >= y1) & (cy <= y2) & ~taken)
         if not inside.size:
             continue
         group = _row_pieces([int(k) for k in inside], b, taken, th,
                             straighten(lines[li].points, th))
-        if all(x1 <= cx[g] <= x2 for g in group):
+        gbox = group_box(b[group])
+        # The pieces a line cut may leave some letters out: the box holds the name's.
+        box = (min(gbox[0], x1), min(gbox[1], y1), max(gbox[2], x2), max(gbox[3], y2))
+        grown = not all(x1 <= cx[g] <= x2 for g in group)
+        crossed = bands.crosses(box)
+        if not grown and not crossed:
             continue
         taken[group] = True
-        box = group_box(b[group])
-        words.append(WordBox(box, [int(ids[g]) for g in group]))
-        targets.append(li)
-    if not words:
+        pieces = [int(ids[g]) for g in group]
+        if grown:
+            cut.append((li, WordBox(gbox, pieces)))
+        if crossed:
+            whole.append((li, WordBox(box, pieces)))
+    if not cut and not whole:
         return {}
+    reads = read_words(inv, labels, boxes, [w for _, w in cut] + [w for _, w in whole], bands,
+                       [False] * len(cut) + [True] * len(whole))
     out = {}
-    for li, (crop, ws) in zip(targets, read_words(inv, labels, boxes, words)):
+    for (li, _), (crop, ws) in zip(cut, reads):
         text = _joined(ws, crop, joiner, th)
         old, new = (re.sub(r"[^a-z0-9]", "", x.lower()) for x in (name_of[li], text))
         if old and old in new and len(new) > len(old) and re.fullmatch(r"[A-Za-z0-9_ ]+", text):
             out[li] = text
+    for (li, _), (crop, ws) in zip(whole, reads[len(cut):]):
+        # Read whole, a name's underscores are read with it: the spaces OCR finds are
+        # the page's.
+        text = _joined(ws, crop, " ", th)
+        if li in out or not re.fullmatch(r"[A-Za-z0-9_ ]+", text):
+            continue
+        old, new = (re.sub(r"[^a-z0-9]", "", x.lower()) for x in (name_of[li], text))
+        sure = min((w.confidence for w in ws), default=0.0) >= SURE_NAME
+        extends = len(new) > len(old) and _in_order(old, new)
+        # A letter or two may differ from the cut reading's guesses.
+        amends = sure and len(new) >= len(old) \
+            and SequenceMatcher(None, old, new).ratio() >= REREAD_LIKE
+        if old and (extends or amends):
+            out[li] = text
     return out
+
+
+def _in_order(short: str, long: str) -> bool:
+    """Whether the characters of ``short`` occur in ``long`` in order (the letters a cut
+    reading kept, with those it lost left out)."""
+    it = iter(long)
+    return all(ch in it for ch in short)
 
 
 def _end_label(box: tuple[int, int, int, int] | np.ndarray, tips: np.ndarray,

@@ -253,3 +253,48 @@ def test_an_unread_end_faces_the_other_ends_multiplicity():
     assert written_cardinalities(cards, 6) == {0: "1", 1: "{0,1}", 2: "0..N",
                                                3: "0..N", 4: "0..N", 5: "1"}
     assert written_cardinalities({0: "1"}, 2) == {0: "1", 1: "1"}  # no many-range read
+
+
+def test_a_name_its_line_runs_through_is_read_with_the_cut_letters_put_back():
+    from cvparse.assembly.er.edges import extend_names
+    from cvparse.primitives.items import TextItem
+
+    rgb = np.full((200, 440, 3), 255, np.uint8)
+    cv2.putText(rgb, "contains", (150, 100), FONT, 0.6, (0, 0, 0), 2)
+    (w, h), _ = cv2.getTextSize("contains", FONT, 0.6, 2)
+    x = 150 + w // 2   # the line (thinner than the letters) runs down the word's middle
+    cv2.line(rgb, (x, 20), (x, 180), (0, 0, 0), 1)
+    inv, _ = line_page(rgb, x, x, 20.0)
+    # Free text read the letters clear of the line, the box spanning them all.
+    inv.texts = [TextItem("con ns", (150, 100 - h, 150 + w, 102))]
+    line = Link(0, 1, np.array([[x, 20.0], [x, 180.0]]))
+    got = extend_names(inv, [line], {0: "con ns"}, {0: inv.texts[0].bbox})
+    assert got == {0: "contains"}
+
+
+def test_a_line_struck_through_a_word_gives_back_only_the_letters_crossing_strokes():
+    from cvparse.assembly.er.cut_glyphs import crossing_strokes
+
+    ink = np.zeros((20, 30), bool)
+    ink[10, :] = True                  # a flat line through the row
+    ink[4:17, 5] = ink[4:17, 20] = True   # two stems crossing it
+    flat = np.zeros_like(ink)
+    flat[9:12, :] = True               # the band its removal cleared
+    own = ink & ~flat
+    got = crossing_strokes(own, ink, np.zeros_like(ink), flat, 7, (0, 0, 30, 20))
+    assert got[10, 5] and got[10, 20]
+    assert not got[10, 12] and not got[10, 0]
+
+
+def test_a_steep_line_through_a_word_gives_back_all_the_words_ink():
+    from cvparse.assembly.er.cut_glyphs import crossing_strokes
+
+    ink = np.zeros((20, 30), bool)
+    ink[:, 15] = True                  # a steep line
+    ink[6:14, 14:17] = True            # a letter drawn inside its band
+    steep = np.zeros_like(ink)
+    steep[:, 13:18] = True
+    own = ink & ~steep
+    got = crossing_strokes(own, ink, steep, np.zeros_like(ink), 7, (5, 5, 25, 15))
+    assert got[6:14, 14:17].all()
+    assert not got[0:5, 15].any()      # the line above the word stays out
