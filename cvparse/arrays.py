@@ -105,6 +105,15 @@ def _uint8_distance(rgb: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return out
 
 
+def under(image: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The values of ``image`` under each ``x, y`` point of an ``N x 2`` array (a traced
+    polyline), each rounded to the nearest pixel and clipped onto the image."""
+    h, w = image.shape[:2]
+    xs = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
+    return image[ys, xs]
+
+
 def disk(radius: int) -> np.ndarray:
     """An elliptic structuring element ``2 * radius + 1`` pixels wide (uint8)."""
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))

@@ -24,3 +24,11 @@ def test_components_match_opencv_32_bit_labels():
             assert got[0] == want[0]
             for a, b in zip(got[1:], want[1:]):
                 assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def test_under_reads_the_pixel_nearest_each_point_and_clips_points_off_the_image():
+    from cvparse.arrays import under
+
+    image = np.arange(12).reshape(3, 4)
+    pts = np.array([[0.4, 0.4], [2.6, 1.2], [-5.0, 1.0], [9.0, 7.0]])
+    assert under(image, pts).tolist() == [0, 7, 4, 11]

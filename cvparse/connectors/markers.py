@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 from scipy import ndimage
 
+from ..arrays import under
 from .lines import Connector
 from .symbols import CLASSES, EndView, advance_to_tip, classify_views, heading
 
@@ -179,10 +180,7 @@ of more than 60 degrees) and runs on is following the border the head touches.""
 def _half_widths(wide: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Values of ``wide`` (ink depth, 3 x 3 max-filtered) under the points of a polyline:
     the widest ink within a pixel of each point."""
-    h, w = wide.shape
-    xs = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
-    return wide[ys, xs]
+    return under(wide, pts)
 
 
 def _length_from_end(pts: np.ndarray) -> np.ndarray:

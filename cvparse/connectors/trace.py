@@ -24,7 +24,7 @@ from skimage.morphology import skeletonize
 
 from ..primitives.items import Inventory
 from .haloheads import bridge_halos
-from ..arrays import colour_distance, components
+from ..arrays import colour_distance, components, under
 from ._walk import walk_skeleton
 from .attach import (attach_grow, attach_reach, end_target, landed_reach, phantom_shapes,
                      shape_label_map)
@@ -541,10 +541,7 @@ def _page_toned(image: np.ndarray | None, line: np.ndarray,
     of paper-map edges in the ink with nothing drawn in it."""
     if image is None or not len(line):
         return False
-    h, w = image.shape[:2]
-    xs = np.clip(np.round(line[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(line[:, 1]).astype(int), 0, h - 1)
-    return bool((colour_distance(image[ys, xs][None], page)[0] <= PAGE_TONE).all())
+    return bool((colour_distance(under(image, line)[None], page)[0] <= PAGE_TONE).all())
 
 
 def _style(covered: np.ndarray, n_gaps: int, length: float, stroke: float) -> str:

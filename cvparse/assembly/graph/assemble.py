@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 from skimage.morphology import skeletonize
 
+from ...arrays import under
 from ...boxes import point_gaps
 from ...connectors.atnodes import cut_at_nodes, probe_to_nodes
 from ...connectors.attach import GAP_SIDES, attach_reach, phantom_shapes
@@ -702,11 +703,8 @@ def _passed_by(box, connectors: list[Connector], th: float,
                 & (pts[:, 1] >= y1 - g) & (pts[:, 1] <= y2 + g))
         if not near.any() or not all(float(point_gaps(e.point, box)) >= far for e in c.ends):
             continue
-        if ink is not None:
-            xs = np.clip(np.round(pts[near, 0]).astype(int), 0, ink.shape[1] - 1)
-            ys = np.clip(np.round(pts[near, 1]).astype(int), 0, ink.shape[0] - 1)
-            if ink[ys, xs].mean() < 0.5:
-                continue
+        if ink is not None and under(ink, pts[near]).mean() < 0.5:
+            continue
         return True
     return False
 

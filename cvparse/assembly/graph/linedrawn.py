@@ -10,6 +10,7 @@ import math
 import cv2
 import numpy as np
 
+from ...arrays import under
 from ...connectors.lines import Connector
 
 LINE_DRAWN_SHARE = 0.9
@@ -93,9 +94,7 @@ def line_drawn(ink: np.ndarray, box, label, connectors: list[Connector], stroke:
             course = _dense(pts[max(0, span[0] - 1):span[-1] + 2])
             course = course[(course[:, 0] >= x1 - out) & (course[:, 0] <= x2 + out)
                             & (course[:, 1] >= y1 - out) & (course[:, 1] <= y2 + out)]
-            xs = np.clip(np.round(course[:, 0]).astype(int), 0, w - 1)
-            ys = np.clip(np.round(course[:, 1]).astype(int), 0, h - 1)
-            if ink[ys, xs].mean() < LINE_DRAWN_INKED:
+            if under(ink, course).mean() < LINE_DRAWN_INKED:
                 continue
         elif not ends_here:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...arrays import under
 from ...connectors.lines import Connector
 
 THROUGH_PAD = 0.3
@@ -85,7 +86,6 @@ def bridged_through(box, connectors: list[Connector], th: float, stroke: float,
     pad = THROUGH_PAD * th
     arm = THROUGH_ARM * th
     offset = max(THROUGH_OFFSET * th, 2 * stroke)
-    h, w = ink.shape
     crossings = 0
     turned = False
     for c in connectors:
@@ -93,10 +93,7 @@ def bridged_through(box, connectors: list[Connector], th: float, stroke: float,
         if len(pts) < 3:
             continue
         for first, last in _passes(box, pts, pad):
-            seg = pts[first:last + 1]
-            xs = np.clip(np.round(seg[:, 0]).astype(int), 0, w - 1)
-            ys = np.clip(np.round(seg[:, 1]).astype(int), 0, h - 1)
-            if ink[ys, xs].mean() >= 0.5:
+            if under(ink, pts[first:last + 1]).mean() >= 0.5:
                 continue  # a drawn line passing by: an edge label's own line
             crossings += 1
             turned = turned or not _straight(pts, first, last, arm, offset)
